@@ -1,0 +1,56 @@
+// zlib streams as used in compressed records: inflate and deflate with libdeflate (whole-buffer,
+// fast), plus a prefix inflate with zlib for reading just the first bytes of a record.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tesmod/error.hpp"
+
+struct libdeflate_decompressor;
+struct libdeflate_compressor;
+
+namespace tesmod {
+
+// Reusable inflater; not thread-safe, use one per thread.
+class Inflater {
+ public:
+  Inflater();
+  ~Inflater();
+  Inflater(const Inflater&) = delete;
+  Inflater& operator=(const Inflater&) = delete;
+
+  // Inflates a zlib stream that must produce exactly expected_size bytes. The result is valid
+  // until the next call. context names the record in errors.
+  std::span<const std::uint8_t> inflate(std::span<const std::uint8_t> stream, std::uint32_t expected_size,
+                                        const ErrorContext& context);
+
+ private:
+  libdeflate_decompressor* d_;
+  std::vector<std::uint8_t> buffer_;
+};
+
+// Largest output a deflate stream of n bytes can produce (about 1032:1), used to refuse
+// absurd declared sizes before allocating.
+std::uint64_t max_inflated_size(std::size_t stream_size);
+
+class Deflater {
+ public:
+  explicit Deflater(int level = 6);
+  ~Deflater();
+  Deflater(const Deflater&) = delete;
+  Deflater& operator=(const Deflater&) = delete;
+  // A complete zlib stream (header, deflate data, Adler-32).
+  std::vector<std::uint8_t> deflate(std::span<const std::uint8_t> data);
+
+ private:
+  libdeflate_compressor* c_;
+};
+
+// Inflates at most max_out bytes from the start of a zlib stream (zlib's streaming API): enough
+// to read a record's first fields without inflating all of it. Returns fewer bytes when the
+// stream is shorter or broken; never throws.
+std::vector<std::uint8_t> inflate_prefix(std::span<const std::uint8_t> stream, std::size_t max_out);
+
+}  // namespace tesmod

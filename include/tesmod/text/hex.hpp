@@ -1,0 +1,18 @@
+// Small text helpers shared by the renderers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tesmod::text {
+
+// "0A 1B 2C" (separator between bytes; none when empty).
+std::string hex_bytes(std::span<const std::uint8_t> data, std::string_view separator = " ");
+// True when data is a zero-terminated string of printable text (code-page bytes allowed).
+bool looks_like_zstring(std::span<const std::uint8_t> data);
+// A JSON-style quoted string with control characters escaped; input must be UTF-8.
+std::string quote(std::string_view utf8);
+
+}  // namespace tesmod::text

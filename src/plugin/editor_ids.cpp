@@ -1,0 +1,134 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <thread>
+
+#include "tesmod/plugin/form_ids.hpp"
+#include "tesmod/plugin/strings_file.hpp"
+
+namespace tesmod {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+unsigned resolve_threads(unsigned requested) {
+  if (requested) return requested;
+  unsigned hw = std::thread::hardware_concurrency();
+  return hw ? hw : 1;
+}
+
+// (entry index, EditorID) for every record of the file that has one, in file order.
+std::vector<std::pair<std::uint32_t, std::string>> collect(const PluginFile& file, unsigned threads) {
+  const auto entries = file.entries();
+  constexpr std::uint32_t kChunk = 4096;
+  const std::uint32_t chunks = std::uint32_t((entries.size() + kChunk - 1) / kChunk);
+  std::vector<std::vector<std::pair<std::uint32_t, std::string>>> parts(chunks);
+  std::atomic<std::uint32_t> next{0};
+  auto work = [&] {
+    for (;;) {
+      const std::uint32_t c = next.fetch_add(1);
+      if (c >= chunks) break;
+      const std::uint32_t end = std::min<std::uint32_t>(std::uint32_t(entries.size()), (c + 1) * kChunk);
+      for (std::uint32_t i = c * kChunk; i < end; ++i) {
+        if (i == 0 || entries[i].is_group()) continue;
+        if (auto id = file.editor_id(entries[i])) parts[c].emplace_back(i, std::move(*id));
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < std::min(threads, chunks); ++t) pool.emplace_back(work);
+    work();
+  }
+  std::vector<std::pair<std::uint32_t, std::string>> out;
+  for (auto& p : parts) std::move(p.begin(), p.end(), std::back_inserter(out));
+  return out;
+}
+
+}  // namespace
+
+void FormIds::add_file(const PluginFile& file, std::uint32_t file_index, unsigned threads) {
+  // Map the file's own master indices to indices in files_.
+  const auto& masters = file.header().masters;
+  std::vector<std::int64_t> to_ours(masters.size() + 1, -1);
+  for (std::size_t m = 0; m < masters.size(); ++m) {
+    for (std::size_t k = 0; k < files_.size(); ++k)
+      if (lower(files_[k]) == lower(masters[m].name)) to_ours[m] = std::int64_t(k);
+  }
+  to_ours[masters.size()] = file_index;
+  const std::uint32_t self_plugin_index = std::uint32_t(files_.size() - 1);
+  for (auto& [i, edid] : collect(file, threads)) {
+    const std::uint32_t fid = file.entry(i).id;
+    const std::size_t m = std::min<std::size_t>(fid >> 24, masters.size());
+    if (to_ours[m] < 0) continue;
+    const std::uint64_t key = std::uint64_t(to_ours[m]) << 32 | (fid & 0xFFFFFF);
+    // The plugin's own definitions (its overrides included) win over a master's.
+    auto [it, fresh] = by_key_.try_emplace(key, edid);
+    if (!fresh && file_index == self_plugin_index) it->second = edid;
+    const std::uint32_t ours = std::uint32_t(std::min<std::int64_t>(to_ours[m], self_plugin_index)) << 24 | (fid & 0xFFFFFF);
+    by_editor_id_.insert_or_assign(lower(edid), ours);
+  }
+}
+
+FormIds FormIds::build(const PluginFile& plugin, const Options& options) {
+  FormIds ids;
+  const unsigned threads = resolve_threads(options.threads);
+  for (const MasterFile& m : plugin.header().masters) ids.files_.push_back(m.name);
+  std::filesystem::path own(plugin.name());
+  ids.files_.push_back(own.filename().string());
+  if (options.load_masters) {
+    std::filesystem::path dir = own.parent_path();
+    if (dir.empty()) dir = ".";
+    for (std::uint32_t m = 0; m + 1 < ids.files_.size(); ++m) {
+      const std::string& name = ids.files_[m];
+      auto path = find_file_nocase(dir, name);
+      if (!path) {
+        ids.missing_.push_back(name + ": not found beside the plugin");
+        continue;
+      }
+      try {
+        OpenOptions o;
+        o.threads = threads;
+        PluginFile master = PluginFile::open(*path, o);
+        ids.add_file(master, m, threads);
+        ids.loaded_.push_back(name);
+      } catch (const Error& e) {
+        ids.missing_.push_back(name + ": " + e.what());
+      }
+    }
+  }
+  ids.add_file(plugin, std::uint32_t(ids.files_.size() - 1), threads);
+  return ids;
+}
+
+FormKey FormIds::key(std::uint32_t form_id) const {
+  const std::size_t index = std::min<std::size_t>(form_id >> 24, files_.size() - 1);
+  return FormKey{files_[index], form_id & 0xFFFFFF};
+}
+
+std::optional<std::string_view> FormIds::editor_id(std::uint32_t form_id) const {
+  const std::uint64_t index = std::min<std::uint64_t>(form_id >> 24, files_.size() - 1);
+  auto it = by_key_.find(index << 32 | (form_id & 0xFFFFFF));
+  if (it == by_key_.end()) return std::nullopt;
+  return std::string_view(it->second);
+}
+
+std::optional<std::uint32_t> FormIds::find(std::string_view editor_id) const {
+  auto it = by_editor_id_.find(lower(editor_id));
+  if (it == by_editor_id_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string FormIds::display(std::uint32_t form_id) const {
+  if (auto id = editor_id(form_id)) return std::string(*id);
+  FormKey k = key(form_id);
+  return fmt::format("{}:{:08X}", k.file, k.object_id);
+}
+
+}  // namespace tesmod

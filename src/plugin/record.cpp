@@ -1,0 +1,143 @@
+#include <fmt/format.h>
+
+#include "tesmod/io/little_endian.hpp"
+#include "tesmod/io/zlib_codec.hpp"
+#include "tesmod/plugin/plugin.hpp"
+#include "tesmod/plugin/record_flags.hpp"
+
+namespace tesmod {
+
+// The decoded side of a record: its fields once read, and the bytes they encode to.
+struct Record::Edit {
+  std::vector<Field> fields;
+  bool modified = false;
+  bool encoded_valid = false;
+  std::vector<std::uint8_t> encoded;
+};
+
+Record::Record(Signature type, std::uint32_t form_id, std::vector<Field> fields, std::uint32_t flags) {
+  header_.type = type;
+  header_.form_id = form_id;
+  header_.flags = flags;
+  edit_ = std::make_unique<Edit>();
+  edit_->fields = std::move(fields);
+  edit_->modified = true;
+}
+
+Record::Record(const RecordHeader& header, std::span<const std::uint8_t> stored, const FileBytes* source,
+               std::uint8_t header_size)
+    : header_(header), stored_(stored), source_(source), header_size_(header_size) {}
+
+Record::Record(Record&&) noexcept = default;
+Record& Record::operator=(Record&&) noexcept = default;
+Record::~Record() = default;
+
+Record Record::clone() const {
+  Record copy(header_.type, header_.form_id, fields(), header_.flags);
+  copy.header_ = header_;
+  return copy;
+}
+
+bool Record::is_compressed() const { return (header_.flags & record_flags::kCompressed) && header_.type != kHeaderRecord; }
+
+std::optional<std::uint64_t> Record::source_offset() const {
+  if (!source_) return std::nullopt;
+  // The header sits right before the stored body.
+  return std::uint64_t(stored_.data() - source_->data()) - header_size_;
+}
+
+ErrorContext Record::context() const {
+  ErrorContext ctx;
+  ctx.file = source_ ? source_->name() : std::string("(new record)");
+  if (auto off = source_offset()) ctx.offset = *off;
+  ctx.record = RecordRef{header_.type, header_.form_id, {}};
+  return ctx;
+}
+
+Record::Edit& Record::edit() const {
+  if (edit_) return *edit_;
+  auto e = std::make_unique<Edit>();
+  ErrorContext ctx = context();
+  std::span<const std::uint8_t> body = stored_;
+  Inflater inflater;
+  std::uint64_t body_offset = ctx.offset;
+  if (is_compressed()) {
+    if (body.size() < 4) ctx.fail(fmt::format("compressed record of {} bytes; expected at least the 4-byte inflated size", body.size()));
+    body = inflater.inflate(body.subspan(4), le::u32(body.data()), ctx);
+    body_offset = Error::kNoOffset;
+  }
+  SubrecordCursor cursor(body, ctx, body_offset);
+  SubrecordView v;
+  while (cursor.next(v)) e->fields.push_back(Field::from_view(v));
+  edit_ = std::move(e);
+  return *edit_;
+}
+
+const std::vector<Field>& Record::fields() const { return edit().fields; }
+
+std::vector<Field>& Record::edit_fields() {
+  Edit& e = edit();
+  e.modified = true;
+  e.encoded_valid = false;
+  return e.fields;
+}
+
+bool Record::body_modified() const { return edit_ && edit_->modified; }
+
+void Record::set_flags(std::uint32_t flags) {
+  if ((flags ^ header_.flags) & record_flags::kCompressed) edit_fields();  // decode with the old flag first
+  header_.flags = flags;
+  if (edit_) edit_->encoded_valid = false;
+}
+
+const Field* Record::find(Signature type) const {
+  for (const Field& f : fields())
+    if (f.type == type) return &f;
+  return nullptr;
+}
+
+void Record::set(Field field) {
+  auto& fs = edit_fields();
+  for (Field& f : fs) {
+    if (f.type == field.type) {
+      f = std::move(field);
+      return;
+    }
+  }
+  fs.push_back(std::move(field));
+}
+
+std::size_t Record::remove(Signature type) {
+  auto& fs = edit_fields();
+  const std::size_t before = fs.size();
+  std::erase_if(fs, [&](const Field& f) { return f.type == type; });
+  return before - fs.size();
+}
+
+std::optional<std::string> Record::editor_id() const {
+  if (const Field* f = find(Signature("EDID"))) return f->as_zstring();
+  return std::nullopt;
+}
+
+std::span<const std::uint8_t> Record::encoded_body() const {
+  if (!body_modified()) return stored_;
+  Edit& e = *edit_;
+  if (!e.encoded_valid) {
+    std::vector<std::uint8_t> raw;
+    encode_fields(e.fields, raw);
+    if (is_compressed()) {
+      // The CK's zlib uses the default level, 6.
+      Deflater deflater(6);
+      std::vector<std::uint8_t> z = deflater.deflate(raw);
+      e.encoded.resize(4 + z.size());
+      le::store(e.encoded.data(), std::uint32_t(raw.size()));
+      std::memcpy(e.encoded.data() + 4, z.data(), z.size());
+    } else {
+      e.encoded = std::move(raw);
+    }
+    e.encoded_valid = true;
+  }
+  return e.encoded;
+}
+
+}  // namespace tesmod

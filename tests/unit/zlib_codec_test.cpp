@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "tesmod/io/zlib_codec.hpp"
+
+using namespace tesmod;
+
+namespace {
+std::vector<std::uint8_t> sample(std::size_t n) {
+  std::vector<std::uint8_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = std::uint8_t(i * 31 + (i >> 7));
+  return v;
+}
+}  // namespace
+
+TEST(Zlib, DeflateThenInflateIsIdentity) {
+  const auto raw = sample(100000);
+  Deflater d(6);
+  const auto z = d.deflate(raw);
+  ASSERT_LT(z.size(), raw.size());
+  EXPECT_EQ(z[0], 0x78);  // a zlib header, not raw deflate
+  Inflater inf;
+  auto out = inf.inflate(z, std::uint32_t(raw.size()), ErrorContext{"t", Error::kNoOffset, std::nullopt});
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), raw.begin(), raw.end()));
+}
+
+TEST(Zlib, WrongDeclaredSizeIsAnError) {
+  const auto raw = sample(5000);
+  const auto z = Deflater(6).deflate(raw);
+  Inflater inf;
+  EXPECT_THROW(inf.inflate(z, 4999, ErrorContext{"t", Error::kNoOffset, std::nullopt}), Error);
+  EXPECT_THROW(inf.inflate(z, 5001, ErrorContext{"t", Error::kNoOffset, std::nullopt}), Error);
+}
+
+TEST(Zlib, CorruptStreamIsAnError) {
+  auto z = Deflater(6).deflate(sample(5000));
+  z[z.size() / 2] ^= 0xFF;
+  z[z.size() / 2 + 1] ^= 0x55;
+  Inflater inf;
+  EXPECT_THROW(inf.inflate(z, 5000, ErrorContext{"t", Error::kNoOffset, std::nullopt}), Error);
+}
+
+TEST(Zlib, AbsurdDeclaredSizeIsRefusedBeforeAllocating) {
+  const auto z = Deflater(6).deflate(sample(100));
+  Inflater inf;
+  try {
+    inf.inflate(z, 0xFFFFFFF0u, ErrorContext{"t", Error::kNoOffset, std::nullopt});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than"), std::string::npos);
+  }
+}
+
+TEST(Zlib, PrefixInflateReturnsTheStart) {
+  const auto raw = sample(50000);
+  const auto z = Deflater(6).deflate(raw);
+  auto prefix = inflate_prefix(z, 100);
+  ASSERT_EQ(prefix.size(), 100u);
+  EXPECT_TRUE(std::equal(prefix.begin(), prefix.end(), raw.begin()));
+  EXPECT_TRUE(inflate_prefix(std::vector<std::uint8_t>{1, 2, 3}, 100).empty());
+}

@@ -1,0 +1,24 @@
+// Builds the small sample plugins the repository carries, with the library's own writer, so
+// that a new user has something to run tesmod on and the tests can check the writer.
+#pragma once
+
+#include <filesystem>
+
+#include "tesmod/plugin/plugin.hpp"
+#include "tesmod/plugin/strings_file.hpp"
+
+namespace tesmod::samples {
+
+// A Skyrim SE plugin: a few item records, a compressed record, an interior cell with a
+// reference, a dialogue topic with a response, and an oversize (XXXX) field.
+Plugin skyrim_sample();
+// An Oblivion plugin with the same shape (20-byte headers).
+Plugin oblivion_sample();
+// A localized Skyrim master whose names live in string tables.
+Plugin localized_sample();
+LocalizedStrings localized_sample_strings();
+
+// Writes all samples (and the string tables) into dir.
+void write_all(const std::filesystem::path& dir);
+
+}  // namespace tesmod::samples

@@ -1,0 +1,46 @@
+// The subcommands of the tesmod CLI. Each registers its options on the app and returns the
+// function that runs it; the function returns the process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "tesmod/plugin/file_header.hpp"
+
+namespace tesmod::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;
+inline constexpr int kExitUsage = 2;
+
+// Options every command that reads plugins shares.
+struct Common {
+  std::string encoding = "WINDOWS-1252";
+  unsigned threads = 0;
+};
+
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+Command add_info(CLI::App& app, Common& common);
+Command add_dump(CLI::App& app, Common& common);
+Command add_verify(CLI::App& app, Common& common);
+Command add_rewrite(CLI::App& app, Common& common);
+
+// Adds --encoding and --threads to a subcommand.
+void add_common_options(CLI::App& sub, Common& common);
+
+// Thrown for a command line that is well-formed for CLI11 but wrong for the command.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A FormID as given on the command line: "0001ABCD", "0x0001ABCD", or "File.esm:01ABCD"
+// (the object id in the named file, which must be a master of the plugin or the plugin itself).
+std::uint32_t parse_form_id_arg(const std::string& text, const FileHeader& header, const std::string& plugin_file_name);
+
+}  // namespace tesmod::cli
