@@ -8,6 +8,12 @@
 
 namespace tesmod {
 
+Group::Group() = default;
+Group::Group(const GroupHeader& h) : header(h) {}
+Group::Group(Group&&) noexcept = default;
+Group& Group::operator=(Group&&) noexcept = default;
+Group::~Group() = default;
+
 Group Group::top(Signature record_type) {
   GroupHeader h;
   h.label = record_type.value();

@@ -51,6 +51,12 @@ ErrorContext Record::context() const {
   ctx.file = source_ ? source_->name() : std::string("(new record)");
   if (auto off = source_offset()) ctx.offset = *off;
   ctx.record = RecordRef{header_.type, header_.form_id, {}};
+  if (edit_) {
+    for (const Field& f : edit_->fields)
+      if (f.type == Signature("EDID")) ctx.record->editor_id = f.as_zstring();
+  } else if (!is_compressed()) {
+    ctx.record->editor_id = find_editor_id(stored_).value_or(std::string());
+  }
   return ctx;
 }
 

@@ -34,6 +34,11 @@ nlohmann::ordered_json info_json(const PluginFile& file, const TextCodec& codec)
   for (const MasterFile& m : h.masters) masters.push_back(codec.to_utf8(m.name));
   j["masters"] = masters;
   j["next_object_id"] = h.next_object_id;
+  if (file.game() != Game::Oblivion) {
+    j["overridden_forms"] = h.overridden_forms.size();  // ONAM
+    j["intv"] = h.intv ? nlohmann::ordered_json(*h.intv) : nlohmann::ordered_json(nullptr);
+    j["incc"] = h.incc ? nlohmann::ordered_json(*h.incc) : nlohmann::ordered_json(nullptr);
+  }
   j["hedr_records"] = h.record_count;
   j["groups"] = st.groups;
   j["records"] = st.records;
@@ -73,6 +78,9 @@ std::string info_text(const PluginFile& file, const TextCodec& codec) {
   for (std::size_t i = 0; i < h.masters.size(); ++i)
     line(i == 0 ? "masters" : "", fmt::format("[{:02X}] {}", i, codec.to_utf8(h.masters[i].name)));
   line("next id", fmt::format("0x{:06X}", h.next_object_id));
+  if (!h.overridden_forms.empty()) line("overrides", fmt::format("{} forms listed in ONAM", h.overridden_forms.size()));
+  if (h.intv) line("INTV", std::to_string(*h.intv));
+  if (h.incc) line("INCC", std::to_string(*h.incc));
   const std::uint64_t items = st.groups + st.records;
   line("groups", std::to_string(st.groups));
   line("records", fmt::format("{} ({} compressed)", st.records, st.compressed));

@@ -10,7 +10,9 @@ namespace tesmod::cli {
 void add_common_options(CLI::App& sub, Common& common) {
   sub.add_option("--encoding", common.encoding, "Code page of the plugin's strings (an iconv name)")
       ->capture_default_str();
-  sub.add_option("--threads", common.threads, "Worker threads (default: all cores)");
+  sub.add_option("--threads", common.threads,
+                 "Worker threads for full passes such as --subrecords (default: all cores; indexing alone is\n"
+                 "bound by memory latency and runs on one)");
 }
 
 Command add_info(CLI::App& app, Common& common) {

@@ -89,8 +89,12 @@ class Node;
 
 class Group {
  public:
-  Group() = default;
-  explicit Group(const GroupHeader& header) : header(header) {}
+  // Defined where Node is complete: a vector of an incomplete type cannot be destroyed inline.
+  Group();
+  explicit Group(const GroupHeader& header);
+  Group(Group&&) noexcept;
+  Group& operator=(Group&&) noexcept;
+  ~Group();
   static Group top(Signature record_type);
 
   GroupHeader header;  // size is computed when written

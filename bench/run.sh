@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
+#   bench/run.sh            (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
+# Makes the ~255 MB fixture with ../shared/bench/make_big_plugin.py (cached in bench/.cache),
+# builds ../shared/bench/floor.cpp, and times each pair with hyperfine (medians). Prints a
+# Markdown report (also written to bench/.cache/report.md) for BENCHMARKS.md.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${TESMOD_SHARED:-$root/../shared}
+cache=$root/bench/.cache
+runs=${RUNS:-15}
+mkdir -p "$cache"
+"$root/scripts/setup.sh" --bench
+"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release
+tesmod=$root/build/tools/tesmod/tesmod
+
+big=$cache/big.esm
+if [[ ! -f $big ]]; then
+  echo "bench: generating the fixture (about a minute)"
+  python3 "$shared/bench/make_big_plugin.py" "$big" >/dev/null
+fi
+g++ -O2 -std=c++17 -DHAVE_LIBDEFLATE "$shared/bench/floor.cpp" -o "$cache/floor" -lz -ldeflate
+floor=$cache/floor
+copy=$cache/copy.esm
+
+cd "$cache"
+hyperfine -N -w 3 -r "$runs" --export-json "$cache/times.json" \
+  -n floor-walk "$floor walk $big" \
+  -n info "$tesmod info $big" \
+  -n info-t1 "$tesmod info $big --threads 1" \
+  -n floor-inflate "$floor inflate-libdeflate $big" \
+  -n subrecords-t1 "$tesmod info $big --subrecords --threads 1" \
+  -n subrecords-t2 "$tesmod info $big --subrecords --threads 2" \
+  -n cp-cmp "sh -c 'cp $big $copy && cmp $big $copy'" \
+  -n verify "$tesmod verify $big" \
+  -n rewrite "$tesmod rewrite $big -o $copy" >/dev/null
+
+# Peak resident memory (KB), the largest of three runs each.
+peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
+{
+  echo "floor-walk $(peak "$floor" walk "$big")"
+  echo "info $(peak "$tesmod" info "$big")"
+  echo "info-t1 $(peak "$tesmod" info "$big" --threads 1)"
+  echo "floor-inflate $(peak "$floor" inflate-libdeflate "$big")"
+  echo "subrecords-t1 $(peak "$tesmod" info "$big" --subrecords --threads 1)"
+  echo "subrecords-t2 $(peak "$tesmod" info "$big" --subrecords --threads 2)"
+  echo "cp-cmp $(peak sh -c "cp $big $copy && cmp $big $copy")"
+  echo "verify $(peak "$tesmod" verify "$big")"
+  echo "rewrite $(peak "$tesmod" rewrite "$big" -o "$copy")"
+} >"$cache/peak.txt"
+rm -f "$copy"
+
+python3 - "$cache/times.json" "$cache/peak.txt" "$big" <<'PY' | tee "$cache/report.md"
+import json, os, platform, subprocess, sys
+times = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+peak = dict(line.split() for line in open(sys.argv[2]))
+size = os.path.getsize(sys.argv[3])
+med = lambda k: times[k]["median"] * 1000
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+print(f"Machine: {cpu}, {os.cpu_count()} cores, Linux {platform.release()}; fixture {size:,} bytes;"
+      f" {len(times['info']['times'])} runs each, medians.\n")
+print("| what | command | median ms | vs | ratio | target | peak RSS MB |")
+print("|---|---|---:|---|---:|---:|---:|")
+rows = [("index only, all cores", "info", "info big.esm", "floor-walk", "≤ 2.00"),
+        ("index only, 1 thread", "info-t1", "info big.esm --threads 1", "floor-walk", "≤ 2.00"),
+        ("all subrecords, 1 thread", "subrecords-t1", "info big.esm --subrecords --threads 1", "floor-inflate", "≤ 1.15"),
+        ("all subrecords, 2 threads", "subrecords-t2", "info big.esm --subrecords --threads 2", "floor-inflate", "≤ 0.65"),
+        ("verify (read, write to memory, compare)", "verify", "verify big.esm", "cp-cmp", "≤ 2.00"),
+        ("rewrite to a new file", "rewrite", "rewrite big.esm -o copy.esm", "cp-cmp", "—")]
+for label, k, shown, ref, target in rows:
+    print(f"| {label} | `tesmod {shown}` | {med(k):.1f} | {ref} {med(ref):.1f} | {med(k) / med(ref):.2f} | {target} |"
+          f" {int(peak[k]) / 1024:.0f} |")
+print()
+print("| reference | command | median ms | peak RSS MB |")
+print("|---|---|---:|---:|")
+for k, shown in (("floor-walk", "floor walk big.esm"), ("floor-inflate", "floor inflate-libdeflate big.esm"),
+                 ("cp-cmp", "cp big.esm copy.esm && cmp big.esm copy.esm")):
+    print(f"| {k} | `{shown}` | {med(k):.1f} | {int(peak[k]) / 1024:.0f} |")
+PY

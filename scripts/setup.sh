@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what building and testing tesmod needs on Debian 12 (with sudo when not root),
+# skipping apt entirely when everything is already there.
+set -euo pipefail
+packages=(build-essential cmake libdeflate-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+          libgtest-dev python3)
+if [[ "${1:-}" == "--bench" ]]; then packages+=(libbenchmark-dev hyperfine time); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
