@@ -19,6 +19,19 @@ constexpr std::size_t kBufferSize = 1 << 20;
   throw Error(path.string(), Error::kNoOffset, std::nullopt, what + ": " + std::strerror(errno));
 }
 
+// write(2) until everything is written (it may write less, or be interrupted).
+void write_all(int fd, const std::uint8_t* p, std::size_t n, const std::filesystem::path& path) {
+  while (n > 0) {
+    const ssize_t done = ::write(fd, p, n);
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      fail_errno(path, "cannot write");
+    }
+    p += done;
+    n -= std::size_t(done);
+  }
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
@@ -56,18 +69,8 @@ void AtomicFile::write(std::span<const std::uint8_t> bytes) {
   if (bytes.size() > buffer_.size() - buffered_) {
     flush();
     if (bytes.size() >= buffer_.size()) {
-      const std::uint8_t* p = bytes.data();
-      std::size_t left = bytes.size();
-      while (left > 0) {
-        ssize_t n = ::write(fd_, p, left);
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          fail_errno(temp_, "cannot write");
-        }
-        p += n;
-        left -= std::size_t(n);
-        written_ += std::uint64_t(n);
-      }
+      write_all(fd_, bytes.data(), bytes.size(), temp_);
+      written_ += bytes.size();
       return;
     }
   }
@@ -76,18 +79,8 @@ void AtomicFile::write(std::span<const std::uint8_t> bytes) {
 }
 
 void AtomicFile::flush() {
-  const std::uint8_t* p = buffer_.data();
-  std::size_t left = buffered_;
-  while (left > 0) {
-    ssize_t n = ::write(fd_, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail_errno(temp_, "cannot write");
-    }
-    p += n;
-    left -= std::size_t(n);
-    written_ += std::uint64_t(n);
-  }
+  write_all(fd_, buffer_.data(), buffered_, temp_);
+  written_ += buffered_;
   buffered_ = 0;
 }
 

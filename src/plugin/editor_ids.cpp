@@ -2,26 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <thread>
 
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/io/thread_count.hpp"
 #include "tesmod/plugin/form_ids.hpp"
 #include "tesmod/plugin/strings_file.hpp"
 
 namespace tesmod {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-unsigned resolve_threads(unsigned requested) {
-  if (requested) return requested;
-  unsigned hw = std::thread::hardware_concurrency();
-  return hw ? hw : 1;
-}
 
 // (entry index, EditorID) for every record of the file that has one, in file order.
 std::vector<std::pair<std::uint32_t, std::string>> collect(const PluginFile& file, unsigned threads) {
@@ -59,7 +48,7 @@ void FormIds::add_file(const PluginFile& file, std::uint32_t file_index, unsigne
   std::vector<std::int64_t> to_ours(masters.size() + 1, -1);
   for (std::size_t m = 0; m < masters.size(); ++m) {
     for (std::size_t k = 0; k < files_.size(); ++k)
-      if (lower(files_[k]) == lower(masters[m].name)) to_ours[m] = std::int64_t(k);
+      if (ascii::to_lower(files_[k]) == ascii::to_lower(masters[m].name)) to_ours[m] = std::int64_t(k);
   }
   to_ours[masters.size()] = file_index;
   const std::uint32_t self_plugin_index = std::uint32_t(files_.size() - 1);
@@ -72,13 +61,13 @@ void FormIds::add_file(const PluginFile& file, std::uint32_t file_index, unsigne
     auto [it, fresh] = by_key_.try_emplace(key, edid);
     if (!fresh && file_index == self_plugin_index) it->second = edid;
     const std::uint32_t ours = std::uint32_t(std::min<std::int64_t>(to_ours[m], self_plugin_index)) << 24 | (fid & 0xFFFFFF);
-    by_editor_id_.insert_or_assign(lower(edid), ours);
+    by_editor_id_.insert_or_assign(ascii::to_lower(edid), ours);
   }
 }
 
 FormIds FormIds::build(const PluginFile& plugin, const Options& options) {
   FormIds ids;
-  const unsigned threads = resolve_threads(options.threads);
+  const unsigned threads = thread_count(options.threads);
   for (const MasterFile& m : plugin.header().masters) ids.files_.push_back(m.name);
   std::filesystem::path own(plugin.name());
   ids.files_.push_back(own.filename().string());
@@ -120,7 +109,7 @@ std::optional<std::string_view> FormIds::editor_id(std::uint32_t form_id) const 
 }
 
 std::optional<std::uint32_t> FormIds::find(std::string_view editor_id) const {
-  auto it = by_editor_id_.find(lower(editor_id));
+  auto it = by_editor_id_.find(ascii::to_lower(editor_id));
   if (it == by_editor_id_.end()) return std::nullopt;
   return it->second;
 }

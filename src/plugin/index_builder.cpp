@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "tesmod/io/little_endian.hpp"
+#include "tesmod/io/thread_count.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/subrecord.hpp"
@@ -147,6 +148,11 @@ class Walker {
       it.total = it.size;
     } else {
       it.group = false;
+      if (parent == kTopLevel && it.type.is_record_type_like()) {
+        // Every record after TES4 lives in a group.
+        record_context(pos, it.type, it.id, limit - pos)
+            .fail("record at the top level of the file; expected every record after TES4 to be inside a GRUP");
+      }
       if (!it.type.is_record_type_like()) {
         fail(pos, fmt::format("found '{}' {}; expected a record type (four characters A-Z, 0-9, _) or GRUP",
                               it.type.str(), describe_parent(parent)));
@@ -161,12 +167,11 @@ class Walker {
     return it;
   }
 
-  // Walks [begin, end), whose items all lie in one parent group (or the top level), appending
-  // entries with task-local parent and end indices.
-  // range_parent: offset of the group the range lies in, or kTopLevel.
+  // Walks [begin, end), whose items all lie in one parent group (range_parent, the offset of its
+  // header) or at the top level (kTopLevel). Appends entries whose parent and end indices are
+  // positions in `entries`; items directly in the range get kNoParent.
   void walk(std::uint64_t begin, std::uint64_t end, std::uint64_t range_parent, std::size_t base_depth,
             IndexVector& entries, LocalStats& stats, Inflater* inflater) const {
-    const bool top_level = range_parent == kTopLevel;
     struct Open {
       std::uint64_t end;
       std::uint32_t index;
@@ -193,9 +198,6 @@ class Walker {
         stack.push_back(Open{pos + it.size, index});
         pos += hs_;
       } else {
-        if (stack.empty() && top_level) {
-          read_item_top_record(pos, it);
-        }
         ++stats.records;
         const std::uint16_t form_version = tes5 ? le::u16(bytes_.data() + pos + 20) : 0;
         stats.count_record(it.type, form_version, tes5);
@@ -205,12 +207,6 @@ class Walker {
       }
     }
     stats.flush_runs();
-  }
-
-  // Records directly at the top level are not allowed: every record lives in a group.
-  void read_item_top_record(std::uint64_t pos, const Item& it) const {
-    record_context(pos, it.type, it.id, it.total)
-        .fail("record at the top level of the file; expected every record after TES4 to be inside a GRUP");
   }
 
   void count_fields(std::uint64_t pos, const Item& it, SubrecordStats& out, Inflater& inflater) const {
@@ -283,7 +279,6 @@ class Planner {
     std::uint64_t run = begin, pos = begin;
     while (pos < end) {
       const Item it = walker_.read_item(pos, end, parent_at);
-      if (!it.group && top) walker_.read_item_top_record(pos, it);
       if (it.group && it.total > chunk_ && depth + 1 < kMaxDepth) {
         if (pos > run) add_range(run, pos, parent, depth);
         Segment open{Segment::OpenGroup, pos, pos + it.total, it, parent, depth};
@@ -315,12 +310,6 @@ class Planner {
   const Walker& walker_;
   std::uint64_t chunk_;
 };
-
-unsigned resolve_threads(unsigned requested) {
-  if (requested) return requested;
-  unsigned hw = std::thread::hardware_concurrency();
-  return hw ? hw : 1;
-}
 
 }  // namespace
 
@@ -379,7 +368,7 @@ void IndexBuilder::build() {
   read_file_header();
   const auto bytes = out_.bytes();
   const Walker walker(out_, bytes, out_.game_);
-  const unsigned threads = resolve_threads(options_.threads);
+  const unsigned threads = thread_count(options_.threads);
   const std::uint64_t span = bytes.size() - body_start_;
 
   // HEDR's count is a hint for sizing the index (capped by what the file could hold).

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cctype>
 #include <unordered_map>
 
 #include "tesmod/error.hpp"
+#include "tesmod/io/ascii.hpp"
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/io/file_bytes.hpp"
 #include "tesmod/io/little_endian.hpp"
@@ -22,16 +22,6 @@ std::string_view strings_extension(StringsKind kind) {
   }
   return "STRINGS";
 }
-
-namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-}  // namespace
 
 StringsFile StringsFile::parse(std::span<const std::uint8_t> bytes, StringsKind kind, const std::string& name) {
   auto fail = [&](std::uint64_t at, const std::string& what) { throw Error(name, at, std::nullopt, what); };
@@ -90,9 +80,9 @@ StringsFile StringsFile::load(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   if (!ext.empty()) ext.erase(0, 1);
   StringsKind kind;
-  if (iequals(ext, "STRINGS")) kind = StringsKind::Strings;
-  else if (iequals(ext, "DLSTRINGS")) kind = StringsKind::DLStrings;
-  else if (iequals(ext, "ILSTRINGS")) kind = StringsKind::ILStrings;
+  if (ascii::iequals(ext, "STRINGS")) kind = StringsKind::Strings;
+  else if (ascii::iequals(ext, "DLSTRINGS")) kind = StringsKind::DLStrings;
+  else if (ascii::iequals(ext, "ILSTRINGS")) kind = StringsKind::ILStrings;
   else throw Error(path.string(), Error::kNoOffset, std::nullopt, "expected a .STRINGS, .DLSTRINGS or .ILSTRINGS file");
   auto bytes = FileBytes::map(path);
   return parse(bytes->span(), kind, path.string());
@@ -152,7 +142,7 @@ std::optional<std::filesystem::path> find_file_nocase(const std::filesystem::pat
   std::error_code ec;
   if (std::filesystem::exists(dir / name, ec)) return dir / name;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (iequals(entry.path().filename().string(), name)) return entry.path();
+    if (ascii::iequals(entry.path().filename().string(), name)) return entry.path();
   }
   return std::nullopt;
 }

@@ -4,9 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/plugin/record_flags.hpp"
@@ -15,12 +15,6 @@
 
 namespace tesmod::text {
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 // Which entries to show: matching records and their ancestor groups.
 std::vector<bool> select(const PluginFile& file, const DumpOptions& o) {
@@ -36,7 +30,7 @@ std::vector<bool> select(const PluginFile& file, const DumpOptions& o) {
     if (!o.editor_ids.empty()) {
       auto edid = file.editor_id(e);
       if (!edid || std::none_of(o.editor_ids.begin(), o.editor_ids.end(),
-                                [&](const std::string& want) { return iequals(want, *edid); }))
+                                [&](const std::string& want) { return ascii::iequals(want, *edid); }))
         continue;
     }
     for (std::uint32_t k = i; k != kNoParent && !shown[k]; k = entries[k].parent) shown[k] = true;

@@ -5,12 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <sstream>
 
+#include "read_all_layers.hpp"
 #include "test_support.hpp"
-#include "tesmod/plugin/form_ids.hpp"
-#include "tesmod/plugin/plugin.hpp"
-#include "tesmod/text/dump.hpp"
+#include "tesmod/plugin/plugin_file.hpp"
 
 using namespace tesmod;
 
@@ -20,32 +18,13 @@ struct Tally {
   std::uint64_t parsed = 0, rejected = 0;
 };
 
-// Reads the damaged bytes through every layer: index (all subrecords, all inflates), model,
-// writer, EditorIDs, and a dump of the damaged spot.
 void exercise(const std::vector<std::uint8_t>& bytes, const std::string& name, std::uint32_t form_id, unsigned threads,
               Tally& tally) {
   try {
-    OpenOptions o;
-    o.count_subrecords = true;
-    o.threads = threads;
-    PluginFile f = PluginFile::parse(FileBytes::hold(bytes, name), o);
-    Plugin p = Plugin::from_file(f);
-    CompareSink sink(f.bytes());
-    p.write(sink);
-    ASSERT_TRUE(sink.identical()) << name << ": a damaged file that reads must be written back as read (first difference at "
-                                  << sink.first_difference() << ")";
-    FormIds::Options fo;
-    fo.load_masters = false;
-    fo.threads = 1;
-    FormIds ids = FormIds::build(f, fo);
-    TextCodec codec;
-    text::DumpOptions d;
-    d.codec = &codec;
-    d.form_id_names = &ids;
-    d.form_ids = {form_id};
-    std::ostringstream out;
-    text::dump_text(f, d, out);
-    text::dump_json(f, d, out);
+    const test::LayersResult r = test::read_all_layers(bytes, name, form_id, threads);
+    ASSERT_TRUE(r.written_back_identically)
+        << name << ": a damaged file that reads must be written back as read (first difference at "
+        << r.first_difference << ")";
     ++tally.parsed;
   } catch (const Error& e) {
     ++tally.rejected;

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "commands.hpp"
+#include "tesmod/io/ascii.hpp"
 
 namespace tesmod::cli {
 namespace {
@@ -17,12 +18,6 @@ std::optional<std::uint32_t> parse_hex(std::string s) {
     v = v << 4 | std::uint32_t(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10);
   }
   return v;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 }  // namespace
@@ -39,8 +34,8 @@ std::uint32_t parse_form_id_arg(const std::string& text, const FileHeader& heade
     throw UsageError(fmt::format("'{}': expected an object id of at most 6 hex digits after the colon", text));
   }
   for (std::size_t i = 0; i < header.masters.size(); ++i)
-    if (iequals(header.masters[i].name, file)) return std::uint32_t(i) << 24 | *object;
-  if (iequals(file, plugin_file_name)) return std::uint32_t(header.masters.size()) << 24 | *object;
+    if (ascii::iequals(header.masters[i].name, file)) return std::uint32_t(i) << 24 | *object;
+  if (ascii::iequals(file, plugin_file_name)) return std::uint32_t(header.masters.size()) << 24 | *object;
   throw UsageError(fmt::format("'{}' is neither a master of the plugin nor the plugin itself", file));
 }
 
