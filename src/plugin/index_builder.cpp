@@ -12,6 +12,7 @@
 
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/io/thread_count.hpp"
+#include "tesmod/plugin/compressed_body.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/subrecord.hpp"
@@ -213,10 +214,8 @@ class Walker {
     std::span<const std::uint8_t> body = bytes_.subspan(pos + hs_, it.size);
     if (it.flags & record_flags::kCompressed) {
       const ErrorContext ctx = record_context(pos, it.type, it.id, it.total);
-      if (body.size() < 4) ctx.fail(fmt::format("compressed record of {} bytes; expected at least the 4-byte inflated size", body.size()));
-      const std::uint32_t raw = le::u32(body.data());
-      body = inflater.inflate(body.subspan(4), raw, ctx);
-      out.inflated_bytes += raw;
+      body = inflate_record_body(body, inflater, ctx);
+      out.inflated_bytes += body.size();
       SubrecordCount c = count_subrecords(body, ctx);
       out.fields += c.fields;
       out.oversize += c.oversize;

@@ -6,6 +6,7 @@
 
 #include "index_builder.hpp"
 #include "tesmod/io/little_endian.hpp"
+#include "tesmod/plugin/compressed_body.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/subrecord.hpp"
 
@@ -39,10 +40,12 @@ std::span<const std::uint8_t> PluginFile::stored_body(const IndexEntry& e) const
 std::span<const std::uint8_t> PluginFile::body(const IndexEntry& e, Inflater& inflater) const {
   std::span<const std::uint8_t> stored = stored_body(e);
   if (!e.is_compressed()) return stored;
-  if (stored.size() < 4) {
-    context(e).fail(fmt::format("compressed record of {} bytes; expected at least the 4-byte inflated size", stored.size()));
+  try {
+    return inflate_record_body(stored, inflater, ErrorContext{name(), e.offset, RecordRef{e.type, e.id, {}}});
+  } catch (const Error& error) {
+    // Only now is it worth looking for the EditorID, to name the record fully.
+    throw Error(name(), error.offset(), context(e).record, error.detail());
   }
-  return inflater.inflate(stored.subspan(4), le::u32(stored.data()), context(e));
 }
 
 std::optional<std::string> PluginFile::editor_id(const IndexEntry& e) const {
@@ -58,7 +61,7 @@ std::optional<std::string> PluginFile::editor_id(const IndexEntry& e) const {
   if (raw <= kPrefix) return std::nullopt;
   try {
     Inflater inflater;
-    return find_editor_id(inflater.inflate(stored.subspan(4), raw, ErrorContext{}));
+    return find_editor_id(inflate_record_body(stored, inflater, ErrorContext{}));
   } catch (const Error&) {
     return std::nullopt;
   }

@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
-#include "tesmod/io/little_endian.hpp"
-#include "tesmod/io/zlib_codec.hpp"
+#include "tesmod/plugin/compressed_body.hpp"
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 
@@ -66,10 +65,10 @@ Record::Edit& Record::edit() const {
   ErrorContext ctx = context();
   std::span<const std::uint8_t> body = stored_;
   Inflater inflater;
-  std::uint64_t body_offset = ctx.offset;
+  // Errors in stored fields point into the file; in inflated ones, into the inflated data.
+  std::uint64_t body_offset = ctx.offset == Error::kNoOffset ? ctx.offset : ctx.offset + header_size_;
   if (is_compressed()) {
-    if (body.size() < 4) ctx.fail(fmt::format("compressed record of {} bytes; expected at least the 4-byte inflated size", body.size()));
-    body = inflater.inflate(body.subspan(4), le::u32(body.data()), ctx);
+    body = inflate_record_body(body, inflater, ctx);
     body_offset = Error::kNoOffset;
   }
   SubrecordCursor cursor(body, ctx, body_offset);
@@ -131,16 +130,7 @@ std::span<const std::uint8_t> Record::encoded_body() const {
   if (!e.encoded_valid) {
     std::vector<std::uint8_t> raw;
     encode_fields(e.fields, raw);
-    if (is_compressed()) {
-      // The CK's zlib uses the default level, 6.
-      Deflater deflater(6);
-      std::vector<std::uint8_t> z = deflater.deflate(raw);
-      e.encoded.resize(4 + z.size());
-      le::store(e.encoded.data(), std::uint32_t(raw.size()));
-      std::memcpy(e.encoded.data() + 4, z.data(), z.size());
-    } else {
-      e.encoded = std::move(raw);
-    }
+    e.encoded = is_compressed() ? compress_record_body(raw) : std::move(raw);
     e.encoded_valid = true;
   }
   return e.encoded;

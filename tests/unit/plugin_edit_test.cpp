@@ -134,6 +134,27 @@ TEST(PluginEdit, WrongRecordCountIsKeptUntilTheStructureChanges) {
   EXPECT_EQ(std::uint64_t(g.header().record_count), g.stats().records + g.stats().groups);
 }
 
+TEST(PluginEdit, MalformedFieldsAreReportedWhenDecoded) {
+  auto bytes = samples::skyrim_sample().serialize();
+  PluginFile clean = reopen(bytes, false);
+  const IndexEntry& coin = clean.entry(*clean.find_form_id(0x800));
+  // The second field (FULL) claims 5000 bytes.
+  const std::size_t full_at = coin.offset + 24 + 6 + std::strlen("TesmodSampleCoin") + 1;
+  le::store(bytes.data() + full_at + 4, std::uint16_t(5000));
+  PluginFile f = reopen(bytes, false);  // the index alone does not read fields
+  Plugin p = Plugin::from_file(f);
+  try {
+    (void)p.find(0x800)->fields();
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.offset(), full_at);
+    ASSERT_TRUE(e.record());
+    EXPECT_EQ(e.record()->editor_id, "TesmodSampleCoin");
+    EXPECT_NE(std::string(e.what()).find("FULL of size 5000 runs past the end of the record"), std::string::npos);
+  }
+  EXPECT_EQ(p.serialize(), bytes) << "a record that was never edited is still copied as stored";
+}
+
 TEST(PluginEdit, NestedRecordTypesGoIntoTheirGroups) {
   Plugin p = Plugin::create(Game::SkyrimLE, "t.esp");
   EXPECT_THROW(p.add(Record("REFR", 0x800, {})), Error);

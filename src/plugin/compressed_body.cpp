@@ -1,0 +1,27 @@
+#include "tesmod/plugin/compressed_body.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "tesmod/io/little_endian.hpp"
+
+namespace tesmod {
+
+std::span<const std::uint8_t> inflate_record_body(std::span<const std::uint8_t> stored, Inflater& inflater,
+                                                  const ErrorContext& context) {
+  if (stored.size() < 4) {
+    context.fail(fmt::format("compressed record of {} bytes; expected at least the 4-byte inflated size", stored.size()));
+  }
+  return inflater.inflate(stored.subspan(4), le::u32(stored.data()), context);
+}
+
+std::vector<std::uint8_t> compress_record_body(std::span<const std::uint8_t> raw) {
+  const std::vector<std::uint8_t> z = Deflater(6).deflate(raw);
+  std::vector<std::uint8_t> out(4 + z.size());
+  le::store(out.data(), std::uint32_t(raw.size()));
+  std::memcpy(out.data() + 4, z.data(), z.size());
+  return out;
+}
+
+}  // namespace tesmod
