@@ -38,13 +38,12 @@ std::vector<bool> select(const PluginFile& file, const DumpOptions& o) {
   return shown;
 }
 
-std::string group_label(const PluginFile& file, const IndexEntry& e, const DumpOptions& o) {
+std::string group_label(const IndexEntry& e, const DumpOptions& o) {
   const std::int32_t t = e.group_type();
   std::string label = describe_group_label(t, e.id);
   if (group_label_is_form_id(t) && o.form_id_names) {
     if (auto id = o.form_id_names->editor_id(e.id)) label += " " + o.codec->to_utf8(*id);
   }
-  (void)file;
   return label;
 }
 
@@ -132,7 +131,7 @@ void dump_text(const PluginFile& file, const DumpOptions& o, std::ostream& out) 
       [&](std::uint32_t i, std::size_t depth) {
         const IndexEntry& e = entries[i];
         out << fmt::format("{}GRUP {} {} @0x{:X} size {}\n", indent(depth), group_type_name(e.group_type()),
-                           group_label(file, e, o), e.offset, e.size);
+                           group_label(e, o), e.offset, e.size);
       },
       [&](std::uint32_t, std::size_t) {},
       [&](std::uint32_t i, std::size_t depth) {
@@ -194,7 +193,7 @@ void dump_json(const PluginFile& file, const DumpOptions& o, std::ostream& out) 
         g["kind"] = "group";
         g["group_type"] = group_type_name(e.group_type());
         g["group_type_value"] = e.group_type();
-        g["label"] = group_label(file, e, o);
+        g["label"] = group_label(e, o);
         g["label_value"] = e.id;
         g["offset"] = e.offset;
         g["size"] = e.size;

@@ -33,7 +33,6 @@ Command add_dump(CLI::App& app, Common& common) {
             PluginFile file = PluginFile::open(args->file, options);
             text::DumpOptions o;
             o.codec = &codec;
-            o.threads = common.threads;
             for (const std::string& t : args->types) {
               Signature s;
               if (!Signature::parse(t, s)) throw UsageError("--type '" + t + "': expected a four-character record type");

@@ -25,7 +25,6 @@ struct DumpOptions {
   const TextCodec* codec = nullptr;               // required
   const LocalizedStrings* strings = nullptr;      // for localized plugins
   const FormIds* form_id_names = nullptr;         // to name FormIDs in group labels
-  unsigned threads = 0;
 };
 
 void dump_text(const PluginFile& file, const DumpOptions& options, std::ostream& out);
