@@ -48,7 +48,7 @@ void FormIds::add_file(const PluginFile& file, std::uint32_t file_index, unsigne
   std::vector<std::int64_t> to_ours(masters.size() + 1, -1);
   for (std::size_t m = 0; m < masters.size(); ++m) {
     for (std::size_t k = 0; k < files_.size(); ++k)
-      if (ascii::to_lower(files_[k]) == ascii::to_lower(masters[m].name)) to_ours[m] = std::int64_t(k);
+      if (ascii::iequals(files_[k], masters[m].name)) to_ours[m] = std::int64_t(k);
   }
   to_ours[masters.size()] = file_index;
   const std::uint32_t self_plugin_index = std::uint32_t(files_.size() - 1);

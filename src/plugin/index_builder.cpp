@@ -106,16 +106,17 @@ class Walker {
     throw Error(file_.name(), pos, std::nullopt, detail);
   }
 
-  // "in top group 'CELL'", "at the top level" ...; only built when an error is reported.
+  // Only built when an error is reported: "top group 'CELL' at offset 0x1A2B".
+  std::string group_name(std::uint64_t group) const {
+    const auto type = le::i32(bytes_.data() + group + 12);
+    const auto label = le::u32(bytes_.data() + group + 8);
+    return fmt::format("{} group '{}' at offset 0x{:X}", group_type_name(type), describe_group_label(type, label), group);
+  }
   std::string describe_parent(std::uint64_t parent) const {
-    if (parent == kTopLevel) return "at the top level";
-    const auto type = le::i32(bytes_.data() + parent + 12);
-    const auto label = le::u32(bytes_.data() + parent + 8);
-    return fmt::format("in the {} group '{}' at offset 0x{:X}", group_type_name(type), describe_group_label(type, label),
-                       parent);
+    return parent == kTopLevel ? std::string("at the top level") : "in the " + group_name(parent);
   }
   std::string parent_end(std::uint64_t parent) const {
-    return parent == kTopLevel ? std::string("the file") : "its " + describe_parent(parent).substr(7);
+    return parent == kTopLevel ? std::string("the file") : "its " + group_name(parent);
   }
 
   Item read_item(std::uint64_t pos, std::uint64_t limit, std::uint64_t parent) const {

@@ -62,18 +62,24 @@ ErrorContext Record::context() const {
 Record::Edit& Record::edit() const {
   if (edit_) return *edit_;
   auto e = std::make_unique<Edit>();
-  ErrorContext ctx = context();
-  std::span<const std::uint8_t> body = stored_;
-  Inflater inflater;
-  // Errors in stored fields point into the file; in inflated ones, into the inflated data.
-  std::uint64_t body_offset = ctx.offset == Error::kNoOffset ? ctx.offset : ctx.offset + header_size_;
-  if (is_compressed()) {
-    body = inflate_record_body(body, inflater, ctx);
-    body_offset = Error::kNoOffset;
+  // A plain context while decoding; the full one (with the EditorID) only if decoding fails.
+  ErrorContext ctx{source_ ? source_->name() : std::string(), source_offset().value_or(Error::kNoOffset),
+                   RecordRef{header_.type, header_.form_id, {}}};
+  try {
+    std::span<const std::uint8_t> body = stored_;
+    std::optional<Inflater> inflater;
+    // Errors in stored fields point into the file; in inflated ones, into the inflated data.
+    std::uint64_t body_offset = ctx.offset == Error::kNoOffset ? ctx.offset : ctx.offset + header_size_;
+    if (is_compressed()) {
+      body = inflate_record_body(body, inflater.emplace(), ctx);
+      body_offset = Error::kNoOffset;
+    }
+    SubrecordCursor cursor(body, ctx, body_offset);
+    SubrecordView v;
+    while (cursor.next(v)) e->fields.push_back(Field::from_view(v));
+  } catch (const Error& error) {
+    throw Error(error.file(), error.offset(), context().record, error.detail());
   }
-  SubrecordCursor cursor(body, ctx, body_offset);
-  SubrecordView v;
-  while (cursor.next(v)) e->fields.push_back(Field::from_view(v));
   edit_ = std::move(e);
   return *edit_;
 }

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "tesmod/plugin/form_ids.hpp"
-#include "tesmod/plugin/plugin.hpp"
+#include "tesmod/plugin/round_trip.hpp"
 #include "tesmod/text/dump.hpp"
 
 namespace tesmod::test {
@@ -14,10 +14,8 @@ LayersResult read_all_layers(const std::vector<std::uint8_t>& bytes, const std::
   o.count_subrecords = true;
   o.threads = threads;
   PluginFile f = PluginFile::parse(FileBytes::hold(bytes, name), o);
-  Plugin p = Plugin::from_file(f);
-  CompareSink sink(f.bytes());
-  p.write(sink);
-  LayersResult result{sink.identical(), sink.first_difference()};
+  const RoundTrip round_trip = write_back_and_compare(f);
+  LayersResult result{round_trip.identical, round_trip.first_difference};
 
   FormIds::Options fo;
   fo.load_masters = false;

@@ -5,9 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "tesmod/io/byte_sink.hpp"
-#include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/plugin/round_trip.hpp"
 
 namespace tesmod::cli {
 namespace {
@@ -31,13 +30,11 @@ Outcome verify_one(const std::string& path, unsigned threads) {
     options.threads = threads;
     PluginFile file = PluginFile::open(path, options);
     out.bytes = file.bytes().size();
-    Plugin plugin = Plugin::from_file(file);
-    CompareSink sink(file.bytes());
-    plugin.write(sink);
-    out.written = sink.position();
-    if (sink.identical()) return out;
+    const RoundTrip r = write_back_and_compare(file);
+    out.written = r.written;
+    if (r.identical) return out;
     out.status = Outcome::Different;
-    out.offset = sink.first_difference();
+    out.offset = r.first_difference;
     if (auto i = file.entry_at(out.offset)) {
       const IndexEntry& e = file.entry(*i);
       const ErrorContext ctx = file.context(e);
