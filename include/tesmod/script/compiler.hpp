@@ -1,0 +1,52 @@
+// Script source to compiled script, the way the Construction Set (with OBSE loaded) does it:
+// the same reference-list order, local indices, expression encoding and jump counts.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "tesmod/script/names.hpp"
+#include "tesmod/script/script_data.hpp"
+
+namespace tesmod::script {
+
+// A source error: 1-based line and column, and what was expected there.
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(std::uint32_t line, std::uint32_t column, std::string message);
+  std::uint32_t line() const { return line_; }
+  std::uint32_t column() const { return column_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::uint32_t line_, column_;
+  std::string message_;
+};
+
+struct CompileOptions {
+  const NameSource* names = nullptr;
+  // The script being recompiled, if any: its variables keep their indices (and the SLSD bytes
+  // the editor never sets), new ones continue after its SCHR variable count, and its script type
+  // is kept.
+  const ScriptData* previous = nullptr;
+  // Result scripts (INFO/QUST/PACK) have no ScriptName line or blocks; their locals are those of
+  // the given script (the quest's), when known.
+  bool result_script = false;
+  const ScriptData* result_locals = nullptr;
+  // Verify mode: facts that live only in a master that is not available (FormIDs of unknown
+  // names, whether a name is a global, variable indices of a master's script) may be taken from
+  // this compiled original.
+  const ScriptData* hints = nullptr;
+  ScriptType type = ScriptType::Object;  // for new scripts
+};
+
+struct CompileResult {
+  ScriptData script;      // SCHR, SCDA, SCTX (the source as given), SLSD/SCVR, SCRO/SCRV
+  unsigned hints_used = 0;  // facts taken from options.hints
+};
+
+CompileResult compile(std::string_view source, const CompileOptions& options);
+
+}  // namespace tesmod::script

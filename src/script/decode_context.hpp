@@ -1,0 +1,49 @@
+// State shared by the decompiler's parts: the bytecode cursor and how indexes become names.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tesmod/io/byte_reader.hpp"
+#include "tesmod/script/command_table.hpp"
+#include "tesmod/script/decompiler.hpp"
+
+namespace tesmod::script::detail {
+
+// Operator precedence used when turning postfix back into infix; atoms bind tightest.
+inline constexpr int kAtom = 100;
+
+struct Operand {
+  std::string text;
+  int precedence = kAtom;
+};
+
+class DecodeContext {
+ public:
+  DecodeContext(const ScriptData& script, const DecompileOptions& options);
+
+  ByteReader r;
+  const ScriptData& script;
+  const DecompileOptions& options;
+  // Local variables seen used as strings or arrays by OBSE code (for their declarations).
+  std::set<std::uint32_t> string_vars, array_vars;
+
+  std::string local(std::uint16_t index) const;
+  std::string ref(std::uint16_t index) const;  // an entry of the reference list
+  std::string form(std::uint32_t form_id) const;
+  // `ref.var` for a variable of another script, given the ref-list entry and the var code.
+  std::string remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index) const;
+  const CommandInfo& command(std::uint16_t opcode, std::size_t at) const;
+
+  // One vanilla argument of the given parameter type.
+  std::string argument(std::uint8_t type);
+  // `Name arg arg...` of a call whose opcode has been read; stops at end (exclusive position).
+  std::string call(const CommandInfo& cmd, std::size_t end);
+  // A vanilla postfix expression of len bytes.
+  std::string expression(std::size_t len);
+
+  [[noreturn]] void fail(std::size_t at, const std::string& what) const;
+};
+
+}  // namespace tesmod::script::detail

@@ -1,0 +1,456 @@
+#include "tesmod/script/decompiler.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
+#include "bytecode.hpp"
+#include "decode_context.hpp"
+#include "obse_decode.hpp"
+#include "param_names.hpp"
+
+namespace tesmod::script {
+namespace detail {
+
+DecodeContext::DecodeContext(const ScriptData& s, const DecompileOptions& o)
+    : r(s.bytecode, o.where, o.bytecode_offset == Error::kNoOffset ? 0 : o.bytecode_offset), script(s), options(o) {}
+
+void DecodeContext::fail(std::size_t at, const std::string& what) const {
+  std::string text = fmt::format("compiled script byte {}: {}", at, what);
+  if (options.bytecode_offset == Error::kNoOffset) options.where.fail(text);
+  options.where.fail_at(options.bytecode_offset + at, text);
+}
+
+std::string DecodeContext::local(std::uint16_t index) const {
+  if (const LocalVariable* v = script.variable(index); v && !v->name.empty()) return v->name;
+  fail(r.position(), fmt::format("local variable {} is not declared (no SLSD with that index)", index));
+}
+
+std::string DecodeContext::form(std::uint32_t form_id) const {
+  if (form_id == kPlayerRef) return "player";
+  if (options.names)
+    if (auto name = options.names->editor_id(form_id)) return *name;
+  return fmt::format("@{:08X}", form_id);
+}
+
+std::string DecodeContext::ref(std::uint16_t index) const {
+  if (index == 0 || index > script.refs.size())
+    fail(r.position(), fmt::format("reference {} is outside the reference list (1..{})", index, script.refs.size()));
+  const ScriptRef& e = script.refs[index - 1];
+  if (e.kind == ScriptRef::Kind::Variable) return local(static_cast<std::uint16_t>(e.value));
+  return form(e.value);
+}
+
+std::string DecodeContext::remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index) const {
+  std::string owner = ref(ref_index);
+  const ScriptRef& e = script.refs[ref_index - 1];
+  if (e.kind == ScriptRef::Kind::Object && options.names) {
+    if (auto info = options.names->form(e.value); info && info->script)
+      if (const ScriptData* other = options.names->script(info->script))
+        if (const LocalVariable* v = other->variable(var_index); v && !v->name.empty())
+          return owner + "." + v->name;
+  }
+  return fmt::format("{}.@{}{}", owner, static_cast<char>(code), var_index);
+}
+
+const CommandInfo& DecodeContext::command(std::uint16_t opcode, std::size_t at) const {
+  const CommandInfo* c = find_command(opcode);
+  if (!c) fail(at, fmt::format("unknown command opcode 0x{:04X}", opcode));
+  return *c;
+}
+
+namespace {
+
+std::string quoted(std::span<const std::uint8_t> text) {
+  std::string s = "\"";
+  s.append(text.begin(), text.end());
+  s += '"';
+  return s;
+}
+
+// Shortest text that reads back as the same double.
+std::string number_text(double v) {
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".e") == std::string::npos && s.find("inf") == std::string::npos &&
+      s.find("nan") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
+std::string named(NamedParam kind, std::uint16_t code, std::string_view what, const DecodeContext& c) {
+  if (auto n = param_value_name(kind, code)) return std::string(*n);
+  c.fail(c.r.position(), fmt::format("{} code {} has no name", what, code));
+}
+
+}  // namespace
+
+std::string DecodeContext::argument(std::uint8_t type) {
+  const std::size_t at = r.position();
+  switch (type) {
+    case param::kString: {
+      std::uint16_t n = r.u16("string length");
+      return quoted(r.bytes(n, "string"));
+    }
+    case param::kActorValue: return named(NamedParam::ActorValue, r.u16("actor value"), "actor value", *this);
+    case param::kAnimationGroup:
+      return named(NamedParam::AnimationGroup, r.u16("animation group"), "animation group", *this);
+    case param::kFormType: return named(NamedParam::FormType, r.u16("form type"), "form type", *this);
+    case param::kSex: return named(NamedParam::Sex, r.u16("sex"), "sex", *this);
+    case param::kCrimeType: return std::to_string(r.u16("crime type"));
+    case param::kAxis: return named(NamedParam::Axis, r.u8("axis"), "axis", *this);
+    default: break;
+  }
+  const std::uint8_t tag = r.u8("argument");
+  switch (tag) {
+    case op::kLong: return std::to_string(r.i32("integer argument"));
+    case op::kDouble: {
+      std::uint64_t bits = r.u64("float argument");
+      double v;
+      std::memcpy(&v, &bits, 8);
+      return number_text(v);
+    }
+    case op::kShortLocal:
+    case op::kFloatLocal: return local(r.u16("variable index"));
+    case op::kGlobal: return ref(r.u16("global index"));
+    case op::kRefPrefix: {
+      std::uint16_t idx = r.u16("reference index");
+      bool numeric = type == param::kInteger || type == param::kFloat || type == param::kQuestStage;
+      if (numeric && !r.at_end()) {
+        // ref.var as a number; a form argument is the bare reference.
+        std::uint8_t next = r.u8("variable kind");
+        if (next == op::kShortLocal || next == op::kFloatLocal) return remote_var(idx, next, r.u16("variable index"));
+        fail(at, fmt::format("expected 's' or 'f' after a reference in a numeric argument, found 0x{:02X}", next));
+      }
+      return ref(idx);
+    }
+    default: fail(at, fmt::format("unexpected argument tag 0x{:02X} for parameter type 0x{:02X}", tag, type));
+  }
+}
+
+std::string DecodeContext::call(const CommandInfo& cmd, std::size_t end) {
+  if (cmd.parse != ParseStyle::Default) return decode_obse_arguments(*this, cmd, end);
+  std::string out(cmd.name);
+  auto params = cmd.params();
+  if (params.empty()) {
+    if (r.position() != end) fail(r.position(), fmt::format("{} takes no arguments but has {} bytes", cmd.name, end - r.position()));
+    return out;
+  }
+  if (r.position() == end) return out;  // some callers leave out the count when nothing follows
+  const std::uint16_t count = r.u16("argument count");
+  if (count > params.size())
+    fail(r.position() - 2, fmt::format("{} takes at most {} arguments, the count says {}", cmd.name, params.size(), count));
+  for (std::uint16_t i = 0; i < count; ++i) {
+    out += ' ';
+    out += argument(params[i].type);
+  }
+  if (r.position() != end)
+    fail(r.position(), fmt::format("{} arguments end {} bytes before the call's length says", cmd.name, end - r.position()));
+  return out;
+}
+
+namespace {
+
+struct BinaryOp {
+  std::string_view text;
+  int precedence;
+};
+constexpr BinaryOp kVanillaOps[] = {{"||", 1}, {"&&", 2}, {"==", 3}, {"!=", 3}, {">=", 4}, {"<=", 4},
+                                    {">", 4},  {"<", 4},  {"+", 5},  {"-", 5},  {"*", 6},  {"/", 6}, {"%", 6}};
+constexpr int kUnary = 7;
+
+std::string wrap(const Operand& o, bool paren) { return paren ? "(" + o.text + ")" : o.text; }
+
+}  // namespace
+
+std::string DecodeContext::expression(std::size_t len) {
+  const std::size_t start = r.position(), end = start + len;
+  if (len > r.remaining()) fail(start, fmt::format("expression of {} bytes runs past the statement", len));
+  std::vector<Operand> stack;
+  auto pop = [&](std::size_t at) {
+    if (stack.empty()) fail(at, "operator without an operand");
+    Operand o = std::move(stack.back());
+    stack.pop_back();
+    return o;
+  };
+  const auto& data = script.bytecode;
+  while (r.position() < end) {
+    const std::size_t at = r.position();
+    if (r.u8("expression token") != op::kPush) fail(at, "expected 0x20 before an expression token");
+    const std::size_t tok = r.position();
+    if (tok >= end) fail(tok, "expression ends after a token separator");
+    const std::uint8_t c = data[tok];
+    if (c == op::kShortLocal || c == op::kFloatLocal) {
+      r.u8("");
+      stack.push_back({local(r.u16("variable index"))});
+    } else if (c == op::kGlobal || c == op::kReference) {
+      r.u8("");
+      stack.push_back({ref(r.u16("reference index"))});
+    } else if (c == op::kRefPrefix) {
+      r.u8("");
+      std::uint16_t idx = r.u16("reference index");
+      std::uint8_t k = r.u8("variable or call");
+      if (k == op::kShortLocal || k == op::kFloatLocal) {
+        stack.push_back({remote_var(idx, k, r.u16("variable index"))});
+      } else if (k == op::kCall) {
+        const std::size_t cat = r.position();
+        const CommandInfo& cmd = command(r.u16("opcode"), cat);
+        std::uint16_t n = r.u16("call length");
+        stack.push_back({ref(idx) + "." + call(cmd, r.position() + n)});
+      } else {
+        fail(r.position() - 1, fmt::format("expected 's', 'f' or 'X' after a reference, found 0x{:02X}", k));
+      }
+    } else if (c == op::kCall) {
+      r.u8("");
+      const std::size_t cat = r.position();
+      const CommandInfo& cmd = command(r.u16("opcode"), cat);
+      std::uint16_t n = r.u16("call length");
+      if (n > end - r.position()) fail(cat, "call runs past the expression");
+      stack.push_back({call(cmd, r.position() + n)});
+    } else if ((c >= '0' && c <= '9') || c == '.') {
+      std::size_t e = tok;
+      while (e < end && data[e] != op::kPush) ++e;
+      stack.push_back({std::string(data.begin() + tok, data.begin() + e)});
+      r.skip(e - tok, "number");
+    } else if (c == '~') {
+      r.u8("");
+      Operand o = pop(tok);
+      stack.push_back({"-" + wrap(o, o.precedence < kUnary), kUnary});
+    } else {
+      std::size_t e = tok;
+      while (e < end && data[e] != op::kPush) ++e;
+      std::string_view text(reinterpret_cast<const char*>(data.data()) + tok, e - tok);
+      const BinaryOp* found = nullptr;
+      for (const BinaryOp& b : kVanillaOps)
+        if (b.text == text) found = &b;
+      if (!found) fail(tok, fmt::format("unknown expression token '{}'", text));
+      r.skip(e - tok, "operator");
+      Operand rhs = pop(tok), lhs = pop(tok);
+      stack.push_back({wrap(lhs, lhs.precedence < found->precedence) + " " + std::string(text) + " " +
+                           wrap(rhs, rhs.precedence <= found->precedence),
+                       found->precedence});
+    }
+  }
+  if (stack.size() != 1) fail(start, fmt::format("expression leaves {} values, expected 1", stack.size()));
+  return stack.back().text;
+}
+
+// Statement-by-statement walk of the whole script.
+class Decompiler {
+ public:
+  Decompiler(const ScriptData& s, const DecompileOptions& o) : c_(s, o) {}
+
+  std::string run() {
+    auto& r = c_.r;
+    while (!r.at_end()) statement();
+    std::string out = "ScriptName " + (c_.options.script_name.empty() ? std::string("Script") : c_.options.script_name) + "\n";
+    if (!c_.script.variables.empty()) out += "\n";
+    for (const LocalVariable& v : c_.script.variables) out += declaration(v) + " " + v.name + "\n";
+    if (!body_.empty()) out += "\n";
+    out += body_;
+    return out;
+  }
+
+ private:
+  std::string declaration(const LocalVariable& v) const {
+    if (c_.string_vars.count(v.index)) return "string_var";
+    if (c_.array_vars.count(v.index)) return "array_var";
+    if (v.is_integer()) return "short";
+    for (const ScriptRef& e : c_.script.refs)
+      if (e.kind == ScriptRef::Kind::Variable && e.value == v.index) return "ref";
+    return "float";
+  }
+
+  void line(const std::string& text) {
+    body_.append(static_cast<std::size_t>(indent_) * 2, ' ');
+    body_ += text;
+    body_ += '\n';
+  }
+
+  void statement() {
+    auto& r = c_.r;
+    const std::size_t at = r.position();
+    const std::uint16_t opcode = r.u16("statement opcode");
+    switch (opcode) {
+      case op::kScriptName:
+        if (r.u16("length") != 0) c_.fail(at, "ScriptName with a non-zero length");
+        if (at != 0) c_.fail(at, "ScriptName after the start of the script");
+        return;
+      case op::kBegin: return begin(at);
+      case op::kEnd:
+        if (r.u16("length") != 0) c_.fail(at, "End with a non-zero length");
+        indent_ = 0;
+        line("End");
+        body_ += "\n";
+        return;
+      case op::kReturn:
+        if (r.u16("length") != 0) c_.fail(at, "Return with a non-zero length");
+        line("Return");
+        return;
+      case op::kEndIf:
+        if (r.u16("length") != 0) c_.fail(at, "EndIf with a non-zero length");
+        --indent_;
+        line("EndIf");
+        return;
+      case op::kElse: {
+        if (r.u16("length") != 2) c_.fail(at, "Else with a length other than 2");
+        r.u16("jump count");
+        --indent_;
+        line("Else");
+        ++indent_;
+        return;
+      }
+      case op::kIf:
+      case op::kElseIf: {
+        std::uint16_t len = r.u16("length");
+        const std::size_t end = r.position() + len;
+        r.u16("jump count");
+        std::uint16_t elen = r.u16("expression length");
+        if (4 + elen != len) c_.fail(at, "If expression length does not match the statement length");
+        std::string cond = c_.expression(elen);
+        if (r.position() != end) c_.fail(r.position(), "If statement length mismatch");
+        if (opcode == op::kElseIf) --indent_;
+        line((opcode == op::kIf ? "If " : "ElseIf ") + cond);
+        ++indent_;
+        return;
+      }
+      case op::kSet: return set(at);
+      case op::kDot: {
+        std::uint16_t idx = r.u16("reference index");
+        std::string who = c_.ref(idx);
+        const std::size_t cat = r.position();
+        std::uint16_t opc = r.u16("opcode");
+        line(who + "." + command_statement(c_.command(opc, cat), cat));
+        return;
+      }
+      default: {
+        const CommandInfo& cmd = c_.command(opcode, at);
+        line(command_statement(cmd, at));
+        return;
+      }
+    }
+  }
+
+  // A command used as a statement; its opcode has been read.
+  std::string command_statement(const CommandInfo& cmd, std::size_t at) {
+    auto& r = c_.r;
+    const std::uint16_t len = r.u16("length");
+    if (len > r.remaining()) c_.fail(at, fmt::format("{} of {} bytes runs past the script", cmd.name, len));
+    const std::size_t end = r.position() + len;
+    std::string text;
+    if (cmd.kind == CommandKind::Obse || cmd.kind == CommandKind::Plugin) {
+      if (cmd.parse != ParseStyle::Default) {
+        text = decode_obse_statement(c_, cmd, end, indent_);
+        if (r.position() != end) c_.fail(r.position(), fmt::format("{} ends before its length says", cmd.name));
+        return text;
+      }
+    }
+    if (cmd.opcode == op::kMessageBox || cmd.opcode == op::kMessage) return message(cmd, end);
+    return c_.call(cmd, end);
+  }
+
+  // Message/MessageBox: format string, the variables it shows, then (MessageBox) button texts.
+  std::string message(const CommandInfo& cmd, std::size_t end) {
+    auto& r = c_.r;
+    std::string out(cmd.name);
+    if (r.u16("argument count") != 1) c_.fail(r.position() - 2, "message with an argument count other than 1");
+    std::uint16_t n = r.u16("string length");
+    out += ' ' + quoted(r.bytes(n, "message text"));
+    std::uint16_t vars = r.u16("variable count");
+    for (std::uint16_t i = 0; i < vars; ++i) out += ", " + message_var();
+    if (cmd.opcode == op::kMessageBox) {
+      std::uint16_t buttons = r.u16("button count");
+      for (std::uint16_t i = 0; i < buttons; ++i) {
+        if (r.u16("button tag") != 1) c_.fail(r.position() - 2, "button without its 01 00 tag");
+        std::uint16_t bl = r.u16("button length");
+        out += ", " + quoted(r.bytes(bl, "button text"));
+      }
+    } else {
+      // Message: how many seconds it shows, 0 when not given.
+      if (std::uint32_t seconds = r.u32("message duration")) out += ", " + std::to_string(seconds);
+    }
+    if (r.position() != end) c_.fail(r.position(), fmt::format("{} ends before its length says", cmd.name));
+    return out;
+  }
+
+  std::string message_var() {
+    auto& r = c_.r;
+    const std::size_t at = r.position();
+    std::uint8_t tag = r.u8("variable");
+    if (tag == op::kShortLocal || tag == op::kFloatLocal) return c_.local(r.u16("variable index"));
+    if (tag == op::kGlobal) return c_.ref(r.u16("global index"));
+    if (tag == op::kRefPrefix) {
+      std::uint16_t idx = r.u16("reference index");
+      std::uint8_t k = r.u8("variable kind");
+      return c_.remote_var(idx, k, r.u16("variable index"));
+    }
+    c_.fail(at, fmt::format("unexpected message variable tag 0x{:02X}", tag));
+  }
+
+  void set(std::size_t at) {
+    auto& r = c_.r;
+    std::uint16_t len = r.u16("length");
+    const std::size_t end = r.position() + len;
+    if (len > r.remaining()) c_.fail(at, "Set runs past the script");
+    std::string target;
+    std::uint8_t tag = r.u8("set target");
+    if (tag == op::kShortLocal || tag == op::kFloatLocal) {
+      target = c_.local(r.u16("variable index"));
+    } else if (tag == op::kGlobal) {
+      target = c_.ref(r.u16("global index"));
+    } else if (tag == op::kRefPrefix) {
+      std::uint16_t idx = r.u16("reference index");
+      std::uint8_t k = r.u8("variable kind");
+      if (k != op::kShortLocal && k != op::kFloatLocal) c_.fail(r.position() - 1, "expected 's' or 'f' in a Set target");
+      target = c_.remote_var(idx, k, r.u16("variable index"));
+    } else {
+      c_.fail(at + 4, fmt::format("unexpected Set target tag 0x{:02X}", tag));
+    }
+    std::uint16_t elen = r.u16("expression length");
+    std::string value = c_.expression(elen);
+    if (r.position() != end) c_.fail(r.position(), "Set statement length mismatch");
+    line("Set " + target + " to " + value);
+  }
+
+  void begin(std::size_t at) {
+    auto& r = c_.r;
+    std::uint16_t len = r.u16("length");
+    const std::size_t end = r.position() + len;
+    std::uint16_t type = r.u16("block type");
+    r.u32("block length");
+    const CommandInfo* block = find_block(type);
+    if (!block) c_.fail(at, fmt::format("unknown begin block type 0x{:04X}", type));
+    std::string text = "Begin ";
+    if (is_obse_function_block(type)) {
+      text += "Function " + decode_function_parameters(c_, end);
+    } else {
+      text += block->name;
+      if (r.position() < end) {
+        auto params = block->params();
+        std::uint16_t count = r.u16("argument count");
+        if (count > params.size()) c_.fail(r.position() - 2, "block with more arguments than its type takes");
+        for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+      }
+    }
+    if (r.position() != end) c_.fail(r.position(), "Begin statement length mismatch");
+    indent_ = 1;
+    line_raw(text);
+  }
+
+  void line_raw(const std::string& text) {
+    body_ += text;
+    body_ += '\n';
+  }
+
+  detail::DecodeContext c_;
+  std::string body_;
+  int indent_ = 0;
+};
+
+}  // namespace detail
+
+std::string decompile(const ScriptData& script, const DecompileOptions& options) {
+  return detail::Decompiler(script, options).run();
+}
+
+}  // namespace tesmod::script

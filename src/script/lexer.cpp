@@ -1,0 +1,81 @@
+#include "lexer.hpp"
+
+#include <array>
+
+#include "tesmod/io/ascii.hpp"
+
+namespace tesmod::script::detail {
+namespace {
+
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+constexpr std::array<std::string_view, 20> kTwoCharOps = {":=", "+=", "-=", "*=", "/=", "^=", "|=", "&=", "%=", "==",
+                                                          "!=", "<=", ">=", "&&", "||", "<<", ">>", "->", "<-", "::"};
+
+}  // namespace
+
+bool Token::is(std::string_view op) const {
+  if (kind == TokenKind::Operator) return text == op;
+  if (kind == TokenKind::Word) return ascii::iequals(text, op);
+  return false;
+}
+
+std::vector<Token> tokenize(std::string_view s) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f') {
+      ++i;
+      continue;
+    }
+    if (c == ';') break;
+    const auto col = static_cast<std::uint32_t>(i + 1);
+    if (c == '"') {
+      std::size_t e = s.find('"', i + 1);
+      if (e == std::string_view::npos) e = s.size();
+      out.push_back({TokenKind::String, s.substr(i + 1, e - i - 1), col});
+      i = e < s.size() ? e + 1 : e;
+      continue;
+    }
+    if (word_char(c) || c == '@' || (c == '.' && i + 1 < s.size() && digit(s[i + 1]) &&
+                                     (out.empty() || out.back().kind == TokenKind::Operator))) {
+      std::size_t e = i + 1;
+      while (e < s.size() && word_char(s[e])) ++e;
+      std::string_view w = s.substr(i, e - i);
+      bool numeric = c != '@';
+      for (char x : w)
+        if (!digit(x) && x != '.') numeric = false;
+      if (numeric && e < s.size() && s[e] == '.' && w.find('.') == std::string_view::npos) {
+        // 1.5, 1. : the fraction belongs to the number
+        std::size_t f = e + 1;
+        while (f < s.size() && digit(s[f])) ++f;
+        e = f;
+        w = s.substr(i, e - i);
+      }
+      out.push_back({numeric ? TokenKind::Number : TokenKind::Word, w, col});
+      i = e;
+      continue;
+    }
+    std::string_view two = s.substr(i, 2);
+    bool matched = false;
+    for (std::string_view op : kTwoCharOps)
+      if (two == op) {
+        out.push_back({TokenKind::Operator, two, col});
+        i += 2;
+        matched = true;
+        break;
+      }
+    if (matched) continue;
+    out.push_back({TokenKind::Operator, s.substr(i, 1), col});
+    ++i;
+  }
+  out.push_back({TokenKind::End, {}, static_cast<std::uint32_t>(s.size() + 1)});
+  return out;
+}
+
+}  // namespace tesmod::script::detail

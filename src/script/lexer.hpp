@@ -1,0 +1,27 @@
+// Splits one line of script source into tokens. Comments (`;` outside strings) end the line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tesmod::script::detail {
+
+enum class TokenKind : std::uint8_t { Word, Number, String, Operator, End };
+
+struct Token {
+  TokenKind kind = TokenKind::End;
+  std::string_view text;  // strings: without the quotes
+  std::uint32_t column = 0;  // 1-based, of the token's first character
+
+  bool is(std::string_view op) const;  // an operator or word equal to op (words: case-insensitive)
+  bool is_word() const { return kind == TokenKind::Word; }
+};
+
+// The tokens of a line, then one End token. Words are identifiers, keywords and EditorIDs
+// (which may start with a digit); `@`-prefixed words are FormID and variable escapes written by
+// the decompiler.
+std::vector<Token> tokenize(std::string_view line);
+
+}  // namespace tesmod::script::detail

@@ -1,0 +1,264 @@
+#include "obse_decode.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
+#include "bytecode.hpp"
+#include "obse_operators.hpp"
+
+namespace tesmod::script::detail {
+namespace {
+
+constexpr char kVarTypeLetter[] = {'f', 's', 't', 'a', 'r'};
+
+std::string number_text(double v) {
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string wrap(const Operand& o, bool paren) { return paren ? "(" + o.text + ")" : o.text; }
+
+class ObseDecoder {
+ public:
+  explicit ObseDecoder(DecodeContext& c) : c_(c) {}
+
+  // A variable token's name; notes string/array locals for the declarations.
+  std::string variable() {
+    auto& r = c_.r;
+    const std::size_t at = r.position();
+    std::uint8_t type = r.u8("variable type");
+    std::uint16_t ref = r.u16("variable owner");
+    std::uint16_t index = r.u16("variable index");
+    if (type > 4) c_.fail(at, fmt::format("variable type {} is not one of 0-4", type));
+    if (ref == 0) {
+      if (type == 2) c_.string_vars.insert(index);
+      if (type == 3) c_.array_vars.insert(index);
+      return c_.local(index);
+    }
+    std::string name = c_.remote_var(ref, 'x', index);
+    // remote_var falls back to `owner.@x<index>`; carry the OBSE type letter instead.
+    auto pos = name.rfind(".@x");
+    if (pos != std::string::npos) name = name.substr(0, pos) + ".@" + kVarTypeLetter[type] + std::to_string(index);
+    return name;
+  }
+
+  // One postfix token stream ending at end.
+  std::string expression(std::size_t end) {
+    auto& r = c_.r;
+    const std::size_t start = r.position();
+    std::vector<Operand> stack;
+    auto pop = [&](std::size_t at) {
+      if (stack.empty()) c_.fail(at, "OBSE operator without an operand");
+      Operand o = std::move(stack.back());
+      stack.pop_back();
+      return o;
+    };
+    while (r.position() < end) {
+      const std::size_t at = r.position();
+      const std::uint8_t t = r.u8("OBSE token");
+      switch (t) {
+        case obse_token::kByte: stack.push_back({std::to_string(r.u8("byte literal"))}); break;
+        case obse_token::kShort: stack.push_back({std::to_string(r.u16("short literal"))}); break;
+        case obse_token::kLong: stack.push_back({std::to_string(r.u32("long literal"))}); break;
+        case obse_token::kDouble: {
+          std::uint64_t bits = r.u64("double literal");
+          double v;
+          std::memcpy(&v, &bits, 8);
+          stack.push_back({number_text(v)});
+          break;
+        }
+        case obse_token::kString: {
+          std::uint16_t n = r.u16("string length");
+          auto text = r.bytes(n, "string");
+          stack.push_back({string_literal(text)});
+          break;
+        }
+        case obse_token::kForm:
+        case obse_token::kGlobal: stack.push_back({c_.ref(r.u16("reference index"))}); break;
+        case obse_token::kVariable: stack.push_back({variable()}); break;
+        case obse_token::kCommand: stack.push_back(command_token(at)); break;
+        default: {
+          const ObseOperator* op = obse_operator(t);
+          if (!op) c_.fail(at, fmt::format("unknown OBSE expression token 0x{:02X}", t));
+          if (op->unary) {
+            Operand o = pop(at);
+            stack.push_back({std::string(op->text) + wrap(o, o.precedence < op->precedence), op->precedence});
+          } else if (op->code == 0x18) {  // subscript
+            Operand idx = pop(at), arr = pop(at);
+            stack.push_back({wrap(arr, arr.precedence < op->precedence) + "[" + idx.text + "]", op->precedence});
+          } else {
+            Operand rhs = pop(at), lhs = pop(at);
+            bool lp = op->right_assoc ? lhs.precedence <= op->precedence : lhs.precedence < op->precedence;
+            bool rp = op->right_assoc ? rhs.precedence < op->precedence : rhs.precedence <= op->precedence;
+            if (op->code == 0x23) rp = false;  // a->b: b is a bare member name
+            std::string rtext = op->code == 0x23 ? member_name(rhs.text) : wrap(rhs, rp);
+            stack.push_back({wrap(lhs, lp) + " " + std::string(op->text) + " " + rtext, op->precedence});
+            if (op->code == 0x23) stack.back().text = wrap(lhs, lp) + "->" + rtext;
+          }
+        }
+      }
+    }
+    if (stack.size() != 1) c_.fail(start, fmt::format("OBSE expression leaves {} values, expected 1", stack.size()));
+    return stack.back().text;
+  }
+
+  // u8 count, then count x (u16 length incl. itself + tokens). Returns the args, each as text.
+  std::vector<std::string> arg_list(std::size_t end) {
+    auto& r = c_.r;
+    std::vector<std::string> args;
+    if (r.position() == end) return args;
+    std::uint8_t n = r.u8("argument count");
+    for (std::uint8_t i = 0; i < n; ++i) {
+      const std::size_t at = r.position();
+      std::uint16_t len = r.u16("argument length");
+      if (len < 2 || at + len > end) c_.fail(at, fmt::format("OBSE argument of {} bytes does not fit", len));
+      Operand o{expression(at + len), 0};
+      args.push_back(o.text);
+      arg_precedence_.push_back(last_precedence(o.text));
+    }
+    if (r.position() != end) c_.fail(r.position(), "OBSE argument list ends before its length says");
+    return args;
+  }
+
+  // Command arguments in OBSE form, joined for a call: compound args in parentheses.
+  std::string call_args(const CommandInfo& cmd, std::size_t end) {
+    std::string out(cmd.name);
+    if (cmd.parse == ParseStyle::Call) return out + call_block(end);
+    for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
+    return out;
+  }
+
+  // `Call Fn args` data: version, function token, arg list.
+  std::string call_block(std::size_t end) {
+    auto& r = c_.r;
+    const std::size_t at = r.position();
+    if (r.u8("call version") != 1) c_.fail(at, "Call data version is not 1");
+    const std::size_t fat = r.position();
+    std::uint16_t flen = r.u16("function length");
+    if (flen < 2 || fat + flen > end) c_.fail(fat, "Call function token does not fit");
+    std::string fn = expression(fat + flen);
+    std::string out = " " + paren_if_compound(fn);
+    for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
+    return out;
+  }
+
+  Operand command_token(std::size_t at) {
+    auto& r = c_.r;
+    std::uint16_t ref = r.u16("calling reference");
+    const std::size_t oat = r.position();
+    const CommandInfo& cmd = c_.command(r.u16("opcode"), oat);
+    const std::size_t lat = r.position();
+    std::uint16_t len = r.u16("argument length");
+    if (len < 2 || lat + len > c_.script.bytecode.size()) c_.fail(lat, "command token length does not fit");
+    const std::size_t end = lat + len;
+    std::string text;
+    if (cmd.parse == ParseStyle::Default) {
+      // Vanilla arguments, always with the count (0 when the command takes none).
+      std::uint16_t count = r.u16("argument count");
+      auto params = cmd.params();
+      if (count > params.size()) c_.fail(lat + 2, fmt::format("{} takes at most {} arguments", cmd.name, params.size()));
+      text = cmd.name;
+      for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+      if (r.position() != end) c_.fail(r.position(), fmt::format("{} arguments end before the token length says", cmd.name));
+      has_args_ = count > 0;
+    } else {
+      text = call_args(cmd, end);
+      has_args_ = text.size() > cmd.name.size();
+    }
+    (void)at;
+    if (ref) text = c_.ref(ref) + "." + text;
+    // A call with arguments swallows what follows it; as an operand it needs parentheses.
+    return {text, has_args_ ? 0 : kAtom};
+  }
+
+ private:
+  static std::string member_name(const std::string& quoted) {
+    if (quoted.size() >= 2 && quoted.front() == '"' && quoted.back() == '"') return quoted.substr(1, quoted.size() - 2);
+    return quoted;
+  }
+  static int last_precedence(const std::string&) { return 0; }
+  static std::string paren_if_compound(const std::string& a) {
+    bool simple = true;
+    int depth = 0;
+    bool in_string = false;
+    for (char ch : a) {
+      if (ch == '"') in_string = !in_string;
+      if (in_string) continue;
+      if (ch == '[' || ch == '(') ++depth;
+      if (ch == ']' || ch == ')') --depth;
+      if (ch == ' ' && depth == 0) simple = false;
+    }
+    return simple ? a : "(" + a + ")";
+  }
+  std::string string_literal(std::span<const std::uint8_t> text) {
+    // The compiler turned %r into a line break and %q into a quote; write them back that way.
+    std::string s = "\"";
+    for (std::uint8_t b : text) {
+      if (b == '\n') s += "%r";
+      else if (b == '"') s += "%q";
+      else s += static_cast<char>(b);
+    }
+    return s + "\"";
+  }
+
+  DecodeContext& c_;
+  std::vector<int> arg_precedence_;
+  bool has_args_ = false;
+};
+
+}  // namespace
+
+bool is_obse_function_block(std::uint16_t type) { return type == 0x07; }
+
+std::string decode_function_parameters(DecodeContext& c, std::size_t end) {
+  auto& r = c.r;
+  const std::size_t at = r.position();
+  if (r.u8("function header version") != 1) c.fail(at, "function header version is not 1");
+  std::uint8_t n = r.u8("parameter count");
+  std::string out = "{";
+  for (std::uint8_t i = 0; i < n; ++i) {
+    std::uint16_t index = r.u16("parameter variable");
+    std::uint8_t type = r.u8("parameter type");
+    if (type == 2) c.string_vars.insert(index);
+    if (type == 3) c.array_vars.insert(index);
+    out += (i ? ", " : "") + c.local(index);
+  }
+  out += "}";
+  std::uint8_t arrays = r.u8("array variable count");
+  for (std::uint8_t i = 0; i < arrays; ++i) c.array_vars.insert(r.u16("array variable"));
+  if (r.position() != end) c.fail(r.position(), "function header ends before the Begin length says");
+  return out;
+}
+
+std::string decode_obse_arguments(DecodeContext& c, const CommandInfo& cmd, std::size_t end) {
+  return ObseDecoder(c).call_args(cmd, end);
+}
+
+std::string decode_obse_statement(DecodeContext& c, const CommandInfo& cmd, std::size_t end, int& indent) {
+  auto& r = c.r;
+  ObseDecoder d(c);
+  switch (cmd.parse) {
+    case ParseStyle::Let: {
+      auto args = d.arg_list(end);
+      if (args.size() != 1) c.fail(r.position(), "let with other than one expression");
+      return "Let " + args[0];
+    }
+    case ParseStyle::BeginLoop: {
+      r.u32("loop end offset");
+      auto args = d.arg_list(end);
+      if (args.size() != 1) c.fail(r.position(), fmt::format("{} with other than one expression", cmd.name));
+      ++indent;
+      return std::string(cmd.name) + " " + args[0];
+    }
+    case ParseStyle::Loop:
+    case ParseStyle::Null:
+      if (cmd.parse == ParseStyle::Loop) --indent;
+      return std::string(cmd.name);
+    default: return d.call_args(cmd, end);
+  }
+}
+
+}  // namespace tesmod::script::detail

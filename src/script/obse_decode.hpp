@@ -1,0 +1,22 @@
+// Decoding of what OBSE adds to compiled scripts: its expression bytecode (let, eval, while,
+// foreach, commands parsed as expressions) and the parameters of `Begin Function`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "decode_context.hpp"
+
+namespace tesmod::script::detail {
+
+// Begin-block type OBSE uses for user functions.
+bool is_obse_function_block(std::uint16_t type);
+// `{a, b}` after `Begin Function`; reads to end.
+std::string decode_function_parameters(DecodeContext& c, std::size_t end);
+// The arguments of a command parsed by OBSE (expression style or Call), as `Name args`.
+std::string decode_obse_arguments(DecodeContext& c, const CommandInfo& cmd, std::size_t end);
+// A statement of a command with an OBSE parse style; reads to end. indent is adjusted for
+// loop statements.
+std::string decode_obse_statement(DecodeContext& c, const CommandInfo& cmd, std::size_t end, int& indent);
+
+}  // namespace tesmod::script::detail
