@@ -1,4 +1,17 @@
+// The statement layer of the compiler and the vanilla expression/argument encodings. Lines are
+// compiled one at a time, as the Construction Set does; OBSE syntax is in obse_compile.cpp.
 #include "tesmod/script/compiler.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "bytecode.hpp"
+#include "compile_context.hpp"
+#include "param_names.hpp"
+#include "tesmod/io/ascii.hpp"
 
 namespace tesmod::script {
 
@@ -6,6 +19,886 @@ CompileError::CompileError(std::uint32_t line, std::uint32_t column, std::string
     : std::runtime_error("line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + message),
       line_(line), column_(column), message_(std::move(message)) {}
 
-CompileResult compile(std::string_view, const CompileOptions&) { throw CompileError(1, 1, "compiler not built yet"); }
+namespace detail {
+
+// ---------------------------------------------------------------------------------------------
+// Context: locals, reference list, names
+
+CompileContext::CompileContext(const CompileOptions& o) : options(o) {
+  if (o.previous) variable_count = o.previous->header.variable_count;
+  if (o.hints) hints = collect_hints(*o.hints);
+  if (o.result_script && o.result_locals) {
+    // A result script sees its quest's variables as its own.
+    for (const LocalVariable& v : o.result_locals->variables)
+      locals.push_back({v.name, v.index, v.is_integer() ? ObseVarType::Integer : ObseVarType::Float});
+  }
+}
+
+void CompileContext::fail(const Token& at, const std::string& message) const { fail(at.column, message); }
+void CompileContext::fail(std::uint32_t column, const std::string& message) const {
+  throw CompileError(line, column, message);
+}
+
+const Local* CompileContext::local(std::string_view name) const {
+  for (const Local& v : locals)
+    if (ascii::iequals(v.name, name)) return &v;
+  return nullptr;
+}
+
+void CompileContext::declare(const Token& keyword, const Token& name) {
+  if (!name.is_word()) fail(name, "expected a variable name after " + std::string(keyword.text));
+  ObseVarType type = ObseVarType::Float;
+  if (keyword.is("short") || keyword.is("long") || keyword.is("int")) type = ObseVarType::Integer;
+  else if (keyword.is("ref") || keyword.is("reference")) type = ObseVarType::Ref;
+  else if (keyword.is("string_var")) type = ObseVarType::String;
+  else if (keyword.is("array_var")) type = ObseVarType::Array;
+  if (local(name.text)) fail(name, fmt::format("variable '{}' is declared twice", name.text));
+  if (find_command(name.text)) fail(name, fmt::format("'{}' is the name of a command", name.text));
+  Local v{std::string(name.text), 0, type};
+  const LocalVariable* old = options.previous ? options.previous->variable(name.text) : nullptr;
+  LocalVariable slsd;
+  if (old) {
+    // Recompiling keeps the variable's index and the bytes the editor never rewrites.
+    slsd = *old;
+    slsd.name = v.name;
+    slsd.slsd[16] = v.integer() ? 1 : 0;
+    v.index = old->index;
+  } else {
+    v.index = ++variable_count;
+    slsd = LocalVariable::make(v.index, v.integer(), v.name);
+  }
+  if (v.index > variable_count) variable_count = v.index;
+  locals.push_back(v);
+  variables.push_back(std::move(slsd));
+  // Ref variables enter the reference list when the first block begins (see begin()).
+  if (type == ObseVarType::Ref && blocks_started) ref_for_local(locals.back());
+}
+
+std::uint16_t CompileContext::ref_entry(const std::string& key, ScriptRef entry) {
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    if (ref_keys[i] == key) return static_cast<std::uint16_t>(i + 1);
+  refs.push_back(entry);
+  ref_keys.push_back(key);
+  return static_cast<std::uint16_t>(refs.size());
+}
+
+std::uint16_t CompileContext::ref_for_local(const Local& v) {
+  return ref_entry("var:" + ascii::to_lower(v.name), {ScriptRef::Kind::Variable, v.index});
+}
+
+std::optional<std::uint32_t> CompileContext::form_escape(std::string_view w) {
+  if (w.size() != 9 || w[0] != '@') return std::nullopt;
+  std::uint32_t id = 0;
+  auto [p, ec] = std::from_chars(w.data() + 1, w.data() + 9, id, 16);
+  if (ec != std::errc() || p != w.data() + 9) return std::nullopt;
+  return id;
+}
+
+std::optional<Resolved> CompileContext::form(const Token& name, bool obse) {
+  Resolved r;
+  std::string key = ascii::to_lower(name.text);
+  std::optional<std::uint32_t> id;
+  bool global = false;
+  if (key == "player" || key == "playerref") {
+    id = kPlayerRef;
+    if (obse) key = "playerref";
+  } else if (auto esc = form_escape(name.text)) {
+    id = *esc;
+    key = fmt::format("@{:08x}", *esc);
+  } else if (options.names) {
+    if (auto info = options.names->find(name.text)) {
+      id = info->form_id;
+      global = info->type == Signature("GLOB");
+    }
+  }
+  // Existing entry under this name?
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    if (ref_keys[i] == key) {
+      r.kind = Resolved::Kind::Form;
+      r.ref_index = static_cast<std::uint16_t>(i + 1);
+      r.form_id = refs[i].value;
+      if (hints) {
+        auto it = hints->refs.find(r.ref_index);
+        if (it != hints->refs.end() && it->second.global && !id) global = true;
+      }
+      if (id && options.names) {
+        if (auto info = options.names->form(*id)) global = info->type == Signature("GLOB");
+      } else if (!id && hints) {
+        auto it = hints->refs.find(r.ref_index);
+        global = it != hints->refs.end() && it->second.global;
+      }
+      if (global) r.kind = Resolved::Kind::Global;
+      return r;
+    }
+  if (!id) {
+    if (!hints) return std::nullopt;
+    // Verify mode: the name lives in a master that is not here; the original's entry at the
+    // position this one gets tells its FormID.
+    const std::size_t next = refs.size();
+    if (next >= options.hints->refs.size() || options.hints->refs[next].kind != ScriptRef::Kind::Object)
+      return std::nullopt;
+    id = options.hints->refs[next].value;
+    auto it = hints->refs.find(static_cast<std::uint16_t>(next + 1));
+    global = it != hints->refs.end() && it->second.global;
+    ++hints_used;
+  }
+  r.ref_index = ref_entry(key, {ScriptRef::Kind::Object, *id});
+  r.form_id = *id;
+  r.kind = global ? Resolved::Kind::Global : Resolved::Kind::Form;
+  return r;
+}
+
+Resolved CompileContext::resolve(const Token& name, bool obse) {
+  Resolved r;
+  if (!name.is_word()) return r;
+  if (const Local* v = local(name.text)) {
+    r.kind = Resolved::Kind::Local;
+    r.local = v;
+    return r;
+  }
+  if (const CommandInfo* cmd = find_command(name.text); cmd && !form_escape(name.text)) {
+    // A form whose EditorID is also a command name loses to the command, as in the editor.
+    r.kind = Resolved::Kind::Command;
+    r.command = cmd;
+    return r;
+  }
+  if (auto f = form(name, obse)) return *f;
+  return r;
+}
+
+namespace {
+
+// Declared type of a variable in a script's source (OBSE V tokens need the keyword).
+std::optional<ObseVarType> declared_type(const ScriptData& s, std::string_view var) {
+  std::size_t start = 0;
+  while (start <= s.source.size()) {
+    std::size_t end = s.source.find('\n', start);
+    if (end == std::string::npos) end = s.source.size();
+    auto toks = tokenize(std::string_view(s.source).substr(start, end - start));
+    if (toks.size() >= 3 && toks[1].is_word() && ascii::iequals(toks[1].text, var)) {
+      const Token& k = toks[0];
+      if (k.is("short") || k.is("long") || k.is("int")) return ObseVarType::Integer;
+      if (k.is("float")) return ObseVarType::Float;
+      if (k.is("ref") || k.is("reference")) return ObseVarType::Ref;
+      if (k.is("string_var")) return ObseVarType::String;
+      if (k.is("array_var")) return ObseVarType::Array;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_token, const Token& var) {
+  RemoteVar rv;
+  if (owner.kind == Resolved::Kind::Local) {
+    rv.ref_index = ref_for_local(*owner.local);
+  } else if (owner.kind == Resolved::Kind::Form || owner.kind == Resolved::Kind::Global) {
+    rv.ref_index = owner.ref_index;
+  } else {
+    fail(owner_token, fmt::format("'{}' is not a reference, quest or local ref variable", owner_token.text));
+  }
+  // Escape from the decompiler: @s5 / @f5 (vanilla) or @t5, @a5, @r5 (OBSE types).
+  if (var.text.size() >= 3 && var.text[0] == '@') {
+    const char k = static_cast<char>(ascii::to_lower(var.text.substr(1, 1))[0]);
+    std::uint32_t idx = 0;
+    auto [p, ec] = std::from_chars(var.text.data() + 2, var.text.data() + var.text.size(), idx);
+    if (ec == std::errc() && p == var.text.data() + var.text.size()) {
+      rv.index = idx;
+      rv.type = k == 's' ? ObseVarType::Integer : k == 't' ? ObseVarType::String : k == 'a' ? ObseVarType::Array
+                : k == 'r' ? ObseVarType::Ref : ObseVarType::Float;
+      return rv;
+    }
+  }
+  // The owner's script, when it can be found.
+  if (owner.kind != Resolved::Kind::Local && options.names) {
+    if (auto info = options.names->form(owner.form_id); info && info->script) {
+      if (const ScriptData* s = options.names->script(info->script)) {
+        if (const LocalVariable* v = s->variable(var.text)) {
+          rv.index = v->index;
+          rv.type = declared_type(*s, var.text).value_or(v->is_integer() ? ObseVarType::Integer : ObseVarType::Float);
+          return rv;
+        }
+        fail(var, fmt::format("'{}' is not a variable of the script of '{}'", var.text, owner_token.text));
+      }
+    }
+  }
+  if (hints) {
+    // Verify mode: the k-th distinct variable named through this entry is the k-th distinct
+    // index the original used through it.
+    auto& names = remote_names_[rv.ref_index];
+    std::size_t k = 0;
+    while (k < names.size() && !ascii::iequals(names[k], var.text)) ++k;
+    if (k == names.size()) names.emplace_back(var.text);
+    auto it = hints->refs.find(rv.ref_index);
+    if (it != hints->refs.end() && k < it->second.vars.size()) {
+      rv.index = it->second.vars[k].first;
+      rv.type = it->second.vars[k].second;
+      ++hints_used;
+      return rv;
+    }
+  }
+  fail(var, fmt::format("cannot find the variable '{}' of '{}' (its script is not available)", var.text, owner_token.text));
+}
+
+std::string obse_string(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 1 < text.size()) {
+      char n = text[i + 1];
+      if (n == 'r' || n == 'R') {
+        out += '\n';
+        ++i;
+        continue;
+      }
+      if (n == 'q' || n == 'Q') {
+        out += '"';
+        ++i;
+        continue;
+      }
+      if (n == '%') {
+        out += "%%";
+        ++i;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vanilla arguments
+
+namespace {
+
+bool is_number_start(const Tokens& t) {
+  return t.peek().kind == TokenKind::Number ||
+         (t.peek().is("-") && t.peek(1).kind == TokenKind::Number && t.peek(1).column == t.peek().column + 1);
+}
+
+// Reads a possibly negative number: its text and value.
+std::pair<std::string, double> read_number(Tokens& t) {
+  std::string text;
+  if (t.peek().is("-")) {
+    t.next();
+    text = "-";
+  }
+  text += t.next().text;
+  return {text, std::strtod(text.c_str(), nullptr)};
+}
+
+void write_double(Bytes& out, double v) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  out.u32(static_cast<std::uint32_t>(bits));
+  out.u32(static_cast<std::uint32_t>(bits >> 32));
+}
+
+// A variable as a vanilla argument or message variable: local, global or ref.var.
+bool vanilla_variable(CompileContext& c, Tokens& t, Bytes& out) {
+  const Token& name = t.peek();
+  if (!name.is_word()) return false;
+  if (t.peek(1).is(".") && t.peek(2).is_word()) {
+    Resolved owner = c.resolve(name, false);
+    if (owner.kind == Resolved::Kind::Command || owner.kind == Resolved::Kind::None) return false;
+    const Token& var = t.peek(2);
+    RemoteVar rv = c.remote_var(owner, name, var);
+    t.next(), t.next(), t.next();
+    out.u8(op::kRefPrefix);
+    out.u16(rv.ref_index);
+    out.u8(rv.type == ObseVarType::Integer || rv.type == ObseVarType::String ? op::kShortLocal : op::kFloatLocal);
+    out.u16(static_cast<std::uint16_t>(rv.index));
+    return true;
+  }
+  if (const Local* v = c.local(name.text)) {
+    t.next();
+    out.u8(v->vanilla_code());
+    out.u16(static_cast<std::uint16_t>(v->index));
+    return true;
+  }
+  return false;
+}
+
+bool argument_end(const Tokens& t) {
+  const Token& p = t.peek();
+  if (p.kind == TokenKind::End) return true;
+  if (p.kind == TokenKind::Operator && !p.is(",") && !is_number_start(t)) return true;
+  return false;
+}
+
+void form_argument(CompileContext& c, Tokens& t, Bytes& out, const CommandInfo& cmd) {
+  const Token& name = t.next();
+  if (!name.is_word()) c.fail(name, fmt::format("{} expects an object here", cmd.name));
+  if (const Local* v = c.local(name.text)) {
+    if (v->type != ObseVarType::Ref) c.fail(name, fmt::format("'{}' is not a ref variable", name.text));
+    out.u8(op::kRefPrefix);
+    out.u16(c.ref_for_local(*v));
+    return;
+  }
+  auto f = c.form(name, false);
+  if (!f) c.fail(name, fmt::format("unknown object '{}' (no form with that EditorID)", name.text));
+  out.u8(op::kRefPrefix);
+  out.u16(f->ref_index);
+}
+
+void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uint8_t type, Bytes& out) {
+  const Token& tok = t.peek();
+  auto named = [&](NamedParam kind, const char* what, bool byte) {
+    const Token& w = t.next();
+    auto code = param_value_code(kind, w.kind == TokenKind::String || w.is_word() ? w.text : std::string_view{});
+    if (!code) c.fail(w, fmt::format("{} expects {} here, found '{}'", cmd.name, what, w.text));
+    if (byte) out.u8(static_cast<std::uint8_t>(*code));
+    else out.u16(*code);
+  };
+  switch (type) {
+    case param::kString: {
+      const Token& s = t.next();
+      std::string text = s.kind == TokenKind::String ? obse_string(s.text) : std::string(s.text);
+      out.u16(static_cast<std::uint16_t>(text.size()));
+      out.text(text);
+      return;
+    }
+    case param::kActorValue: return named(NamedParam::ActorValue, "an actor value", false);
+    case param::kAnimationGroup: return named(NamedParam::AnimationGroup, "an animation group", false);
+    case param::kFormType: return named(NamedParam::FormType, "a form type", false);
+    case param::kSex: return named(NamedParam::Sex, "Male or Female", false);
+    case param::kAxis: return named(NamedParam::Axis, "X, Y or Z", true);
+    case param::kCrimeType: {
+      if (!is_number_start(t)) c.fail(tok, fmt::format("{} expects a crime type number", cmd.name));
+      out.u16(static_cast<std::uint16_t>(read_number(t).second));
+      return;
+    }
+    case param::kInteger:
+    case param::kFloat:
+    case param::kQuestStage: {
+      if (is_number_start(t)) {
+        auto [text, value] = read_number(t);
+        if (type == param::kFloat) {
+          out.u8(op::kDouble);
+          write_double(out, value);
+        } else {
+          out.u8(op::kLong);
+          out.u32(static_cast<std::uint32_t>(static_cast<std::int32_t>(value)));
+        }
+        return;
+      }
+      if (vanilla_variable(c, t, out)) return;
+      if (tok.is_word()) {
+        auto f = c.form(tok, false);
+        if (f && f->kind == Resolved::Kind::Global) {
+          t.next();
+          out.u8(op::kGlobal);
+          out.u16(f->ref_index);
+          return;
+        }
+      }
+      c.fail(tok, fmt::format("{} expects a number or variable here, found '{}'", cmd.name, tok.text));
+    }
+    default: return form_argument(c, t, out, cmd);
+  }
+}
+
+}  // namespace
+
+void vanilla_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out, bool always_count) {
+  auto params = cmd.params();
+  if (params.empty()) {
+    if (always_count) out.u16(0);
+    return;
+  }
+  Bytes args;
+  std::uint16_t count = 0;
+  for (const ParamSpec& p : params) {
+    while (t.peek().is(",")) t.next();
+    if (argument_end(t)) break;
+    one_argument(c, t, cmd, p.type, args);
+    ++count;
+  }
+  out.u16(count);
+  out.append(args);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vanilla expressions: infix to postfix, every token after a space
+
+namespace {
+
+struct VanillaOp {
+  std::string_view text;
+  int precedence;
+};
+constexpr VanillaOp kVanillaOps[] = {{"||", 1}, {"&&", 2}, {"==", 3}, {"!=", 3}, {">", 4}, {"<", 4}, {">=", 4},
+                                     {"<=", 4}, {"+", 5},  {"-", 5},  {"*", 6},  {"/", 6},  {"%", 6}};
+constexpr int kUnaryMinus = 7;
+
+const VanillaOp* vanilla_op(const Token& t) {
+  if (t.kind != TokenKind::Operator) return nullptr;
+  for (const VanillaOp& o : kVanillaOps)
+    if (o.text == t.text) return &o;
+  return nullptr;
+}
+
+// A call inside an expression: 'X' opcode, u16 length (not counting itself), arguments.
+void expression_call(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out) {
+  Bytes args;
+  if (cmd.parse == ParseStyle::Default) vanilla_arguments(c, t, cmd, args, false);
+  else obse_arguments(c, t, cmd, args);
+  out.u8(op::kCall);
+  out.u16(cmd.opcode);
+  out.u16(static_cast<std::uint16_t>(args.size()));
+  out.append(args);
+}
+
+void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
+  const Token& tok = t.peek();
+  out.u8(op::kPush);
+  if (tok.kind == TokenKind::Number) {
+    out.text(t.next().text);
+    return;
+  }
+  if (!tok.is_word()) c.fail(tok, fmt::format("expected a value, found '{}'", tok.text));
+  if (t.peek(1).is(".") && t.peek(2).is_word()) {
+    const Token& owner_tok = t.next();
+    t.next();
+    const Token& member = t.next();
+    Resolved owner = c.resolve(owner_tok, false);
+    if (owner.kind == Resolved::Kind::Command || owner.kind == Resolved::Kind::None)
+      c.fail(owner_tok, fmt::format("unknown reference '{}'", owner_tok.text));
+    if (const CommandInfo* cmd = find_command(member.text)) {
+      std::uint16_t idx = owner.kind == Resolved::Kind::Local ? c.ref_for_local(*owner.local) : owner.ref_index;
+      out.u8(op::kRefPrefix);
+      out.u16(idx);
+      expression_call(c, t, *cmd, out);
+      return;
+    }
+    RemoteVar rv = c.remote_var(owner, owner_tok, member);
+    out.u8(op::kRefPrefix);
+    out.u16(rv.ref_index);
+    out.u8(rv.type == ObseVarType::Integer || rv.type == ObseVarType::String ? op::kShortLocal : op::kFloatLocal);
+    out.u16(static_cast<std::uint16_t>(rv.index));
+    return;
+  }
+  const Token& name = t.next();
+  Resolved r = c.resolve(name, false);
+  switch (r.kind) {
+    case Resolved::Kind::Local:
+      out.u8(r.local->vanilla_code());
+      out.u16(static_cast<std::uint16_t>(r.local->index));
+      return;
+    case Resolved::Kind::Command: return expression_call(c, t, *r.command, out);
+    case Resolved::Kind::Global:
+      out.u8(op::kGlobal);
+      out.u16(r.ref_index);
+      return;
+    case Resolved::Kind::Form:
+      out.u8(op::kReference);
+      out.u16(r.ref_index);
+      return;
+    case Resolved::Kind::None: c.fail(name, fmt::format("unknown name '{}'", name.text));
+  }
+}
+
+}  // namespace
+
+void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out, bool in_parens) {
+  struct Pending {
+    std::string_view text;
+    int precedence;  // 0: '('
+  };
+  std::vector<Pending> ops;
+  bool expect_operand = true;
+  auto emit = [&](const Pending& p) {
+    out.u8(op::kPush);
+    out.text(p.precedence == kUnaryMinus ? "~" : p.text);
+  };
+  while (true) {
+    const Token& tok = t.peek();
+    if (tok.kind == TokenKind::End) break;
+    if (expect_operand) {
+      if (tok.is("(")) {
+        t.next();
+        ops.push_back({"(", 0});
+        continue;
+      }
+      if (tok.is("-")) {
+        t.next();
+        ops.push_back({"-", kUnaryMinus});
+        continue;
+      }
+      vanilla_operand(c, t, out);
+      expect_operand = false;
+      continue;
+    }
+    if (tok.is(")")) {
+      bool found = false;
+      while (!ops.empty()) {
+        Pending p = ops.back();
+        ops.pop_back();
+        if (p.precedence == 0) {
+          found = true;
+          break;
+        }
+        emit(p);
+      }
+      if (!found) {
+        if (in_parens) break;
+        c.fail(tok, "')' without a matching '('");
+      }
+      t.next();
+      continue;
+    }
+    const VanillaOp* o = vanilla_op(tok);
+    if (!o) c.fail(tok, fmt::format("expected an operator or the end of the expression, found '{}'", tok.text));
+    t.next();
+    while (!ops.empty() && ops.back().precedence != 0 && ops.back().precedence >= o->precedence) {
+      emit(ops.back());
+      ops.pop_back();
+    }
+    ops.push_back({o->text, o->precedence});
+    expect_operand = true;
+  }
+  if (expect_operand) c.fail(t.peek(), "expression ends where a value was expected");
+  while (!ops.empty()) {
+    if (ops.back().precedence == 0) c.fail(t.peek(), "'(' without a matching ')'");
+    emit(ops.back());
+    ops.pop_back();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+namespace {
+
+struct OpenIf {
+  std::size_t jump_at;       // where the jump field of the If/ElseIf/Else is
+  std::size_t statement;     // its statement number
+};
+struct OpenLoop {
+  std::size_t offset_at;  // where while/foreach keeps the loop's end offset
+};
+
+class StatementCompiler {
+ public:
+  StatementCompiler(CompileContext& c) : c_(c) {}
+
+  ScriptData run(std::string_view source) {
+    std::size_t start = 0;
+    std::uint32_t line_no = 0;
+    while (start <= source.size()) {
+      std::size_t end = source.find('\n', start);
+      if (end == std::string_view::npos) end = source.size();
+      ++line_no;
+      c_.line = line_no;
+      Tokens t{tokenize(source.substr(start, end - start))};
+      if (!t.at_end()) statement(t);
+      if (end == source.size()) break;
+      start = end + 1;
+    }
+    c_.line = line_no;
+    if (block_start_) c_.fail(1, "the script ends inside a Begin block (End is missing)");
+    if (!ifs_.empty()) c_.fail(1, "the script ends inside an If block (EndIf is missing)");
+    ScriptData s;
+    s.header.type = static_cast<std::uint32_t>(c_.options.previous ? ScriptType(c_.options.previous->header.type)
+                                                                   : c_.options.type);
+    s.bytecode = std::move(code_.b);
+    s.header.compiled_size = static_cast<std::uint32_t>(s.bytecode.size());
+    s.source = std::string(source);
+    s.variables = std::move(c_.variables);
+    s.refs = std::move(c_.refs);
+    s.header.ref_count = static_cast<std::uint32_t>(s.refs.size());
+    s.header.variable_count = c_.variable_count;
+    return s;
+  }
+
+ private:
+  // Starts a counted statement; returns its offset.
+  std::size_t begin_statement() {
+    if (!c_.options.result_script && !block_start_)
+      c_.fail(1, "code outside a Begin/End block");
+    ++statements_;
+    return code_.size();
+  }
+
+  void statement(Tokens& t) {
+    const Token& first = t.peek();
+    if (!first.is_word()) c_.fail(first, fmt::format("a statement cannot start with '{}'", first.text));
+    if (first.is("scn") || first.is("scriptname")) {
+      t.next();
+      code_.u16(op::kScriptName);
+      code_.u16(0);
+      return;
+    }
+    if (first.is("short") || first.is("long") || first.is("int") || first.is("float") || first.is("ref") ||
+        first.is("reference") || first.is("string_var") || first.is("array_var")) {
+      const Token& kw = t.next();
+      c_.declare(kw, t.next());
+      return;
+    }
+    if (first.is("begin")) return begin(t);
+    if (first.is("end")) return end(t);
+    if (first.is("if") || first.is("elseif")) return if_statement(t);
+    if (first.is("else")) return else_statement(t);
+    if (first.is("endif")) return endif_statement(t);
+    if (first.is("set")) return set_statement(t);
+    if (first.is("return")) {
+      t.next();
+      begin_statement();
+      code_.u16(op::kReturn);
+      code_.u16(0);
+      return;
+    }
+    command_statement(t);
+  }
+
+  void begin(Tokens& t) {
+    const Token& kw = t.next();
+    if (block_start_) c_.fail(kw, "Begin inside another block (End is missing)");
+    const Token& name = t.next();
+    const CommandInfo* block = name.is_word() ? find_block(name.text) : nullptr;
+    if (name.is("function")) block = find_block(std::uint16_t{0x07});
+    if (!block) c_.fail(name, fmt::format("unknown block type '{}'", name.text));
+    code_.u16(op::kBegin);
+    const std::size_t len_at = code_.size();
+    code_.u16(0);
+    code_.u16(block->opcode);
+    block_len_at_ = code_.size();
+    code_.u32(0);
+    if (name.is("function")) {
+      obse_function_header(c_, t, code_);
+    } else if (!block->params().empty()) {
+      vanilla_arguments(c_, t, *block, code_, true);
+    }
+    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+    block_start_ = code_.size();
+    if (!c_.blocks_started) {
+      // The editor lists the ref variables declared so far right after the first Begin line.
+      c_.blocks_started = true;
+      for (const Local& v : c_.locals)
+        if (v.type == ObseVarType::Ref) c_.ref_for_local(v);
+    }
+  }
+
+  void end(Tokens& t) {
+    const Token& kw = t.next();
+    if (!block_start_) c_.fail(kw, "End without Begin");
+    if (!ifs_.empty()) c_.fail(kw, "End inside an If block (EndIf is missing)");
+    code_.u16(op::kEnd);
+    code_.u16(0);
+    code_.patch32(block_len_at_, static_cast<std::uint32_t>(code_.size() - *block_start_));
+    block_start_.reset();
+  }
+
+  void close_jump(const Token& at) {
+    if (ifs_.empty()) c_.fail(at, fmt::format("{} without If", at.text));
+    OpenIf& open = ifs_.back().back();
+    code_.patch16(open.jump_at, static_cast<std::uint16_t>(statements_ - open.statement - 1));
+  }
+
+  void if_statement(Tokens& t) {
+    const Token& kw = t.next();
+    const bool is_if = kw.is("if");
+    if (!is_if) {
+      close_jump(kw);
+      if (ifs_.back().size() > 1 && else_seen_.back()) c_.fail(kw, "ElseIf after Else");
+    }
+    const std::size_t stmt = statements_;
+    begin_statement();
+    code_.u16(is_if ? op::kIf : op::kElseIf);
+    const std::size_t len_at = code_.size();
+    code_.u16(0);
+    const std::size_t jump_at = code_.size();
+    code_.u16(0);
+    Bytes expr;
+    if (t.at_end()) c_.fail(t.peek(), "If without a condition");
+    vanilla_expression(c_, t, expr, false);
+    code_.u16(static_cast<std::uint16_t>(expr.size()));
+    code_.append(expr);
+    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+    if (is_if) {
+      ifs_.push_back({});
+      else_seen_.push_back(false);
+    }
+    ifs_.back().push_back({jump_at, stmt});
+  }
+
+  void else_statement(Tokens& t) {
+    const Token& kw = t.next();
+    close_jump(kw);
+    if (else_seen_.back()) c_.fail(kw, "a second Else in one If block");
+    else_seen_.back() = true;
+    const std::size_t stmt = statements_;
+    begin_statement();
+    code_.u16(op::kElse);
+    code_.u16(2);
+    const std::size_t jump_at = code_.size();
+    code_.u16(0);
+    ifs_.back().push_back({jump_at, stmt});
+  }
+
+  void endif_statement(Tokens& t) {
+    const Token& kw = t.next();
+    close_jump(kw);
+    ifs_.pop_back();
+    else_seen_.pop_back();
+    begin_statement();
+    code_.u16(op::kEndIf);
+    code_.u16(0);
+  }
+
+  void set_statement(Tokens& t) {
+    t.next();
+    begin_statement();
+    code_.u16(op::kSet);
+    const std::size_t len_at = code_.size();
+    code_.u16(0);
+    const Token& target = t.peek();
+    if (!target.is_word()) c_.fail(target, "expected a variable after Set");
+    if (!vanilla_variable(c_, t, code_)) {
+      auto f = c_.form(target, false);
+      if (!f || f->kind != Resolved::Kind::Global)
+        c_.fail(target, fmt::format("'{}' is not a local variable, a global or ref.variable", target.text));
+      t.next();
+      code_.u8(op::kGlobal);
+      code_.u16(f->ref_index);
+    }
+    if (!t.peek().is("to")) c_.fail(t.peek(), "expected 'to' after the Set target");
+    t.next();
+    Bytes expr;
+    vanilla_expression(c_, t, expr, false);
+    code_.u16(static_cast<std::uint16_t>(expr.size()));
+    code_.append(expr);
+    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+  }
+
+  void command_statement(Tokens& t) {
+    const Token& first = t.peek();
+    const CommandInfo* cmd = nullptr;
+    std::optional<std::uint16_t> calling;
+    if (t.peek(1).is(".") && t.peek(2).is_word()) {
+      Resolved owner = c_.resolve(first, false);
+      if (owner.kind == Resolved::Kind::Local) {
+        if (owner.local->type != ObseVarType::Ref) c_.fail(first, fmt::format("'{}' is not a ref variable", first.text));
+        calling = c_.ref_for_local(*owner.local);
+      } else if (owner.kind == Resolved::Kind::Form || owner.kind == Resolved::Kind::Global) {
+        calling = owner.ref_index;
+      } else {
+        c_.fail(first, fmt::format("unknown reference '{}'", first.text));
+      }
+      t.next();
+      t.next();
+      const Token& name = t.next();
+      cmd = find_command(name.text);
+      if (!cmd) c_.fail(name, fmt::format("unknown command '{}'", name.text));
+    } else {
+      const Token& name = t.next();
+      cmd = find_command(name.text);
+      if (!cmd) c_.fail(name, fmt::format("unknown command or statement '{}'", name.text));
+    }
+    const std::size_t at = begin_statement();
+    if (calling) {
+      code_.u16(op::kDot);
+      code_.u16(*calling);
+    }
+    code_.u16(cmd->opcode);
+    const std::size_t len_at = code_.size();
+    code_.u16(0);
+    switch (cmd->parse) {
+      case ParseStyle::Default:
+        if (cmd->opcode == op::kMessageBox || cmd->opcode == op::kMessage) message(t, *cmd);
+        else vanilla_arguments(c_, t, *cmd, code_, false);
+        break;
+      case ParseStyle::Let:
+      case ParseStyle::Expression:
+      case ParseStyle::Call: obse_arguments(c_, t, *cmd, code_); break;
+      case ParseStyle::BeginLoop: {
+        loops_.push_back({code_.size()});
+        code_.u32(0);
+        obse_arguments(c_, t, *cmd, code_);
+        break;
+      }
+      case ParseStyle::Loop: {
+        if (loops_.empty()) c_.fail(first, "loop without while or foreach");
+        // The loop statement is 4 bytes; the offset names the statement after it.
+        code_.patch32(loops_.back().offset_at, static_cast<std::uint32_t>(code_.size()));
+        loops_.pop_back();
+        break;
+      }
+      case ParseStyle::Null: break;
+    }
+    (void)at;
+    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+  }
+
+  // Message/MessageBox "format" [vars...] [buttons... | seconds]
+  void message(Tokens& t, const CommandInfo& cmd) {
+    const Token& text = t.next();
+    if (text.kind != TokenKind::String) c_.fail(text, fmt::format("{} expects a quoted text", cmd.name));
+    code_.u16(1);
+    std::string s = obse_string(text.text);
+    code_.u16(static_cast<std::uint16_t>(s.size()));
+    code_.text(s);
+    Bytes vars;
+    std::uint16_t nvars = 0;
+    while (true) {
+      while (t.peek().is(",")) t.next();
+      if (t.at_end() || t.peek().kind != TokenKind::Word) break;
+      if (!vanilla_variable(c_, t, vars)) {
+        auto f = c_.form(t.peek(), false);
+        if (!f || f->kind != Resolved::Kind::Global) c_.fail(t.peek(), fmt::format("'{}' is not a variable", t.peek().text));
+        t.next();
+        vars.u8(op::kGlobal);
+        vars.u16(f->ref_index);
+      }
+      ++nvars;
+    }
+    code_.u16(nvars);
+    code_.append(vars);
+    if (cmd.opcode == op::kMessageBox) {
+      Bytes buttons;
+      std::uint16_t n = 0;
+      while (true) {
+        while (t.peek().is(",")) t.next();
+        if (t.at_end()) break;
+        const Token& b = t.next();
+        if (b.kind != TokenKind::String) c_.fail(b, "expected a quoted button text");
+        std::string bt = obse_string(b.text);
+        buttons.u16(1);
+        buttons.u16(static_cast<std::uint16_t>(bt.size()));
+        buttons.text(bt);
+        ++n;
+      }
+      code_.u16(n);
+      code_.append(buttons);
+    } else {
+      while (t.peek().is(",")) t.next();
+      std::uint32_t seconds = 0;
+      if (t.peek().kind == TokenKind::Number) seconds = static_cast<std::uint32_t>(std::strtod(std::string(t.next().text).c_str(), nullptr));
+      code_.u32(seconds);
+    }
+  }
+
+  CompileContext& c_;
+  Bytes code_;
+  std::size_t statements_ = 0;
+  std::optional<std::size_t> block_start_;
+  std::size_t block_len_at_ = 0;
+  std::vector<std::vector<OpenIf>> ifs_;
+  std::vector<bool> else_seen_;
+  std::vector<OpenLoop> loops_;
+};
+
+}  // namespace
+}  // namespace detail
+
+CompileResult compile(std::string_view source, const CompileOptions& options) {
+  detail::CompileContext c(options);
+  CompileResult r;
+  r.script = detail::StatementCompiler(c).run(source);
+  r.hints_used = c.hints_used;
+  return r;
+}
 
 }  // namespace tesmod::script

@@ -8,6 +8,7 @@
 #include "tesmod/io/byte_reader.hpp"
 #include "tesmod/script/command_table.hpp"
 #include "tesmod/script/decompiler.hpp"
+#include "compile_context.hpp"
 
 namespace tesmod::script::detail {
 
@@ -28,12 +29,24 @@ class DecodeContext {
   const DecompileOptions& options;
   // Local variables seen used as strings or arrays by OBSE code (for their declarations).
   std::set<std::uint32_t> string_vars, array_vars;
+  // When set, how the reference list is used is noted here (verify-mode hints).
+  Hints* usage = nullptr;
+  void note_global(std::uint16_t ref_index) {
+    if (usage) usage->refs[ref_index].global = true;
+  }
+  void note_remote(std::uint16_t ref_index, std::uint32_t var, ObseVarType type) {
+    if (!usage) return;
+    auto& vars = usage->refs[ref_index].vars;
+    for (auto& v : vars)
+      if (v.first == var) return;
+    vars.emplace_back(var, type);
+  }
 
   std::string local(std::uint16_t index) const;
   std::string ref(std::uint16_t index) const;  // an entry of the reference list
   std::string form(std::uint32_t form_id) const;
   // `ref.var` for a variable of another script, given the ref-list entry and the var code.
-  std::string remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index) const;
+  std::string remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index);
   const CommandInfo& command(std::uint16_t opcode, std::size_t at) const;
 
   // One vanilla argument of the given parameter type.

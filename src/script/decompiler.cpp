@@ -42,7 +42,8 @@ std::string DecodeContext::ref(std::uint16_t index) const {
   return form(e.value);
 }
 
-std::string DecodeContext::remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index) const {
+std::string DecodeContext::remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index) {
+  if (code == 's' || code == 'f') note_remote(ref_index, var_index, code == 's' ? ObseVarType::Integer : ObseVarType::Float);
   std::string owner = ref(ref_index);
   const ScriptRef& e = script.refs[ref_index - 1];
   if (e.kind == ScriptRef::Kind::Object && options.names) {
@@ -112,7 +113,11 @@ std::string DecodeContext::argument(std::uint8_t type) {
     }
     case op::kShortLocal:
     case op::kFloatLocal: return local(r.u16("variable index"));
-    case op::kGlobal: return ref(r.u16("global index"));
+    case op::kGlobal: {
+      std::uint16_t idx = r.u16("global index");
+      note_global(idx);
+      return ref(idx);
+    }
     case op::kRefPrefix: {
       std::uint16_t idx = r.u16("reference index");
       bool numeric = type == param::kInteger || type == param::kFloat || type == param::kQuestStage;
@@ -185,7 +190,9 @@ std::string DecodeContext::expression(std::size_t len) {
       stack.push_back({local(r.u16("variable index"))});
     } else if (c == op::kGlobal || c == op::kReference) {
       r.u8("");
-      stack.push_back({ref(r.u16("reference index"))});
+      std::uint16_t idx = r.u16("reference index");
+      if (c == op::kGlobal) note_global(idx);
+      stack.push_back({ref(idx)});
     } else if (c == op::kRefPrefix) {
       r.u8("");
       std::uint16_t idx = r.u16("reference index");
@@ -378,7 +385,11 @@ class Decompiler {
     const std::size_t at = r.position();
     std::uint8_t tag = r.u8("variable");
     if (tag == op::kShortLocal || tag == op::kFloatLocal) return c_.local(r.u16("variable index"));
-    if (tag == op::kGlobal) return c_.ref(r.u16("global index"));
+    if (tag == op::kGlobal) {
+      std::uint16_t idx = r.u16("global index");
+      c_.note_global(idx);
+      return c_.ref(idx);
+    }
     if (tag == op::kRefPrefix) {
       std::uint16_t idx = r.u16("reference index");
       std::uint8_t k = r.u8("variable kind");
@@ -397,7 +408,9 @@ class Decompiler {
     if (tag == op::kShortLocal || tag == op::kFloatLocal) {
       target = c_.local(r.u16("variable index"));
     } else if (tag == op::kGlobal) {
-      target = c_.ref(r.u16("global index"));
+      std::uint16_t idx = r.u16("global index");
+      c_.note_global(idx);
+      target = c_.ref(idx);
     } else if (tag == op::kRefPrefix) {
       std::uint16_t idx = r.u16("reference index");
       std::uint8_t k = r.u8("variable kind");
@@ -443,6 +456,11 @@ class Decompiler {
   }
 
   detail::DecodeContext c_;
+
+ public:
+  DecodeContext& context() { return c_; }
+
+ private:
   std::string body_;
   int indent_ = 0;
 };
@@ -452,5 +470,22 @@ class Decompiler {
 std::string decompile(const ScriptData& script, const DecompileOptions& options) {
   return detail::Decompiler(script, options).run();
 }
+
+namespace detail {
+
+Hints collect_hints(const ScriptData& original) {
+  Hints hints;
+  DecompileOptions options;
+  Decompiler d(original, options);
+  d.context().usage = &hints;
+  try {
+    d.run();
+  } catch (const Error&) {
+    // What was read before the damage still counts.
+  }
+  return hints;
+}
+
+}  // namespace detail
 
 }  // namespace tesmod::script

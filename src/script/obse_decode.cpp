@@ -38,6 +38,7 @@ class ObseDecoder {
       if (type == 3) c_.array_vars.insert(index);
       return c_.local(index);
     }
+    c_.note_remote(ref, index, static_cast<ObseVarType>(type));
     std::string name = c_.remote_var(ref, 'x', index);
     // remote_var falls back to `owner.@x<index>`; carry the OBSE type letter instead.
     auto pos = name.rfind(".@x");
@@ -76,8 +77,13 @@ class ObseDecoder {
           stack.push_back({string_literal(text)});
           break;
         }
-        case obse_token::kForm:
-        case obse_token::kGlobal: stack.push_back({c_.ref(r.u16("reference index"))}); break;
+        case obse_token::kForm: stack.push_back({c_.ref(r.u16("reference index"))}); break;
+        case obse_token::kGlobal: {
+          std::uint16_t idx = r.u16("reference index");
+          c_.note_global(idx);
+          stack.push_back({c_.ref(idx)});
+          break;
+        }
         case obse_token::kVariable: stack.push_back({variable()}); break;
         case obse_token::kCommand: stack.push_back(command_token(at)); break;
         default: {

@@ -1,0 +1,145 @@
+// The compiler's state while it walks a script: the code written so far, the locals, the
+// reference list, and how names resolve. Shared by the vanilla and OBSE parts of the compiler.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lexer.hpp"
+#include "obse_operators.hpp"
+#include "tesmod/script/command_table.hpp"
+#include "tesmod/script/compiler.hpp"
+
+namespace tesmod::script::detail {
+
+struct Local {
+  std::string name;
+  std::uint32_t index = 0;
+  ObseVarType type = ObseVarType::Float;
+  bool integer() const { return type == ObseVarType::Integer || type == ObseVarType::String; }
+  // The vanilla variable code: 's' for integers (string_var included), 'f' for the rest.
+  std::uint8_t vanilla_code() const { return integer() ? 's' : 'f'; }
+};
+
+// A variable of another script, as addressed through a reference-list entry.
+struct RemoteVar {
+  std::uint16_t ref_index = 0;
+  std::uint32_t index = 0;
+  ObseVarType type = ObseVarType::Float;
+};
+
+// What a compiled original tells about names that live in missing masters.
+struct Hints {
+  struct RefUse {
+    bool global = false;
+    std::vector<std::pair<std::uint32_t, ObseVarType>> vars;  // distinct var indexes in order of use
+  };
+  std::map<std::uint16_t, RefUse> refs;
+};
+Hints collect_hints(const ScriptData& original);
+
+// A tiny token cursor over one line.
+struct Tokens {
+  std::vector<Token> list;
+  std::size_t pos = 0;
+  const Token& peek(std::size_t ahead = 0) const {
+    std::size_t i = pos + ahead;
+    return i < list.size() ? list[i] : list.back();
+  }
+  const Token& next() {
+    const Token& t = peek();
+    if (pos < list.size() - 1) ++pos;
+    return t;
+  }
+  bool at_end() const { return peek().kind == TokenKind::End; }
+};
+
+class Bytes {
+ public:
+  std::vector<std::uint8_t> b;
+  void u8(std::uint8_t v) { b.push_back(v); }
+  void u16(std::uint16_t v) {
+    b.push_back(static_cast<std::uint8_t>(v));
+    b.push_back(static_cast<std::uint8_t>(v >> 8));
+  }
+  void u32(std::uint32_t v) {
+    u16(static_cast<std::uint16_t>(v));
+    u16(static_cast<std::uint16_t>(v >> 16));
+  }
+  void append(const Bytes& o) { b.insert(b.end(), o.b.begin(), o.b.end()); }
+  void text(std::string_view s) { b.insert(b.end(), s.begin(), s.end()); }
+  std::size_t size() const { return b.size(); }
+  void patch16(std::size_t at, std::uint16_t v) {
+    b[at] = static_cast<std::uint8_t>(v);
+    b[at + 1] = static_cast<std::uint8_t>(v >> 8);
+  }
+  void patch32(std::size_t at, std::uint32_t v) {
+    patch16(at, static_cast<std::uint16_t>(v));
+    patch16(at + 2, static_cast<std::uint16_t>(v >> 16));
+  }
+};
+
+// What a name in code stands for.
+struct Resolved {
+  enum class Kind { None, Local, Form, Global, Command } kind = Kind::None;
+  const Local* local = nullptr;
+  std::uint16_t ref_index = 0;  // Form/Global: the reference-list entry
+  std::uint32_t form_id = 0;
+  const CommandInfo* command = nullptr;
+};
+
+class CompileContext {
+ public:
+  explicit CompileContext(const CompileOptions& options);
+
+  const CompileOptions& options;
+  std::vector<Local> locals;
+  std::vector<ScriptRef> refs;
+  std::vector<std::string> ref_keys;  // lower-case names, parallel to refs
+  std::vector<LocalVariable> variables;  // SLSD/SCVR in declaration order
+  std::uint32_t variable_count = 0;
+  unsigned hints_used = 0;
+  bool blocks_started = false;
+  std::uint32_t line = 0;
+  std::optional<Hints> hints;
+
+  [[noreturn]] void fail(const Token& at, const std::string& message) const;
+  [[noreturn]] void fail(std::uint32_t column, const std::string& message) const;
+
+  const Local* local(std::string_view name) const;
+  void declare(const Token& keyword, const Token& name);
+
+  // Reference-list entries, found or added (first use order).
+  std::uint16_t ref_entry(const std::string& key, ScriptRef entry);
+  std::uint16_t ref_for_local(const Local& v);
+
+  // A name used as an object: a local ref variable, a form (SCRO) or a global. In OBSE code
+  // `player` means the PlayerRef reference, a separate entry from vanilla's `player`.
+  Resolved resolve(const Token& name, bool obse);
+  // name is a form (not a local, not a command)? Adds its reference-list entry.
+  std::optional<Resolved> form(const Token& name, bool obse);
+  // `owner.var`: owner already resolved to an entry (or a local ref variable).
+  RemoteVar remote_var(const Resolved& owner, const Token& owner_token, const Token& var);
+
+  // Names used through each reference-list entry for variables of a missing script (hints).
+  std::map<std::uint16_t, std::vector<std::string>> remote_names_;
+
+  // Escapes the decompiler writes: @0001ABCD (a FormID).
+  static std::optional<std::uint32_t> form_escape(std::string_view word);
+};
+
+// Vanilla statement-level pieces used by the OBSE part.
+void vanilla_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out, bool always_count);
+void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out, bool in_parens);
+
+// OBSE pieces used by the vanilla part.
+void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out);
+void obse_expression(CompileContext& c, Tokens& t, Bytes& out);
+void obse_function_header(CompileContext& c, Tokens& t, Bytes& out);
+// %r -> line break, %q -> quote, as OBSE does to every string literal it compiles.
+std::string obse_string(std::string_view text);
+
+}  // namespace tesmod::script::detail

@@ -1,0 +1,249 @@
+#include "tesmod/script/script_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/io/little_endian.hpp"
+#include "tesmod/script/compiler.hpp"
+#include "tesmod/script/decompiler.hpp"
+#include "tesmod/script/plugin_names.hpp"
+#include "tesmod/script/plugin_scripts.hpp"
+
+namespace tesmod::script {
+namespace {
+
+constexpr std::uint16_t kOpScriptName = 0x1D, kOpReferencePrefix = 0x1C;
+
+std::optional<std::size_t> first_mismatch(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  const auto [ia, ib] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  if (ia == a.end() && ib == b.end()) return std::nullopt;
+  return static_cast<std::size_t>(ia - a.begin());
+}
+
+std::string byte_text(std::span<const std::uint8_t> d, std::size_t at) {
+  return at < d.size() ? fmt::format("0x{:02X}", d[at]) : std::string("the end");
+}
+
+// "at byte N: 0xAA in the original, 0xBB compiled (sizes)".
+std::string describe_bytes(std::span<const std::uint8_t> original, std::span<const std::uint8_t> compiled, std::size_t at) {
+  std::string text = fmt::format("{} in the original, {} compiled", byte_text(original, at), byte_text(compiled, at));
+  if (original.size() != compiled.size()) text += fmt::format(" ({} bytes in the original, {} compiled)", original.size(), compiled.size());
+  return text;
+}
+
+std::array<std::uint8_t, 20> header_bytes(const ScriptHeader& h) {
+  std::array<std::uint8_t, 20> d{};
+  le::store<std::uint32_t>(d.data(), h.unused);
+  le::store<std::uint32_t>(d.data() + 4, h.ref_count);
+  le::store<std::uint32_t>(d.data() + 8, h.compiled_size);
+  le::store<std::uint32_t>(d.data() + 12, h.variable_count);
+  le::store<std::uint32_t>(d.data() + 16, h.type);
+  return d;
+}
+
+std::optional<ScriptDifference> presence(const char* field, bool original, bool compiled) {
+  if (original == compiled) return std::nullopt;
+  return ScriptDifference{field, 0, original ? "missing from the compiled script" : "not in the original", std::nullopt};
+}
+
+// Statement starts in compiled bytecode: each is `u16 opcode, u16 length, data`, a `1C 00 u16`
+// calling-reference prefix belonging to the statement after it.
+std::vector<std::size_t> statement_starts(std::span<const std::uint8_t> code) {
+  std::vector<std::size_t> starts;
+  std::size_t p = 0;
+  while (p + 4 <= code.size()) {
+    starts.push_back(p);
+    if (le::u16(code.data() + p) == kOpReferencePrefix) {
+      p += 4;
+      if (p + 4 > code.size()) break;
+    }
+    p += 4 + le::u16(code.data() + p + 2);
+  }
+  return starts;
+}
+
+bool is_declaration(std::string_view word) {
+  for (std::string_view d : {"short", "long", "float", "ref", "reference", "int", "string_var", "array_var"})
+    if (ascii::iequals(word, d)) return true;
+  return false;
+}
+
+// 1-based numbers of the lines that compile to a statement.
+std::vector<std::uint32_t> statement_lines(std::string_view source) {
+  std::vector<std::uint32_t> lines;
+  std::uint32_t number = 0;
+  std::size_t pos = 0;
+  while (pos <= source.size()) {
+    std::size_t end = source.find('\n', pos);
+    if (end == std::string_view::npos) end = source.size();
+    std::string_view line = source.substr(pos, end - pos);
+    ++number;
+    pos = end + 1;
+    // A `;` outside a string starts a comment.
+    bool in_string = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '"') in_string = !in_string;
+      if (line[i] == ';' && !in_string) {
+        line = line.substr(0, i);
+        break;
+      }
+    }
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
+    while (!line.empty() && space(line.front())) line.remove_prefix(1);
+    if (line.empty()) continue;
+    std::size_t w = 0;
+    while (w < line.size() && !space(line[w])) ++w;
+    if (!is_declaration(line.substr(0, w))) lines.push_back(number);
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string_view to_string(ScriptCheckKind kind) { return kind == ScriptCheckKind::Compile ? "compile" : "decompile"; }
+
+std::optional<ScriptDifference> compare_scripts(const ScriptData& a, const ScriptData& b) {
+  if (auto d = presence("SCDA", a.has_bytecode, b.has_bytecode)) return d;
+  if (auto at = first_mismatch(a.bytecode, b.bytecode))
+    return ScriptDifference{"SCDA", *at, describe_bytes(a.bytecode, b.bytecode, *at), *at};
+
+  for (std::size_t i = 0; i < std::max(a.variables.size(), b.variables.size()); ++i) {
+    if (i >= a.variables.size() || i >= b.variables.size()) {
+      const bool extra = i >= a.variables.size();
+      const LocalVariable& v = extra ? b.variables[i] : a.variables[i];
+      return ScriptDifference{"SLSD", 0,
+                              fmt::format("variable {} ('{}', index {}) {}", i + 1, v.name, v.index,
+                                          extra ? "is not in the original" : "is missing from the compiled script"),
+                              std::nullopt};
+    }
+    const LocalVariable& va = a.variables[i];
+    const LocalVariable& vb = b.variables[i];
+    if (auto at = first_mismatch(va.slsd, vb.slsd))
+      return ScriptDifference{"SLSD", *at,
+                              fmt::format("variable {} ('{}', index {}): {}", i + 1, va.name, va.index,
+                                          describe_bytes(va.slsd, vb.slsd, *at)),
+                              std::nullopt};
+    if (va.has_name != vb.has_name || va.name != vb.name) {
+      const auto bytes = [](const std::string& n) { return std::span(reinterpret_cast<const std::uint8_t*>(n.data()), n.size()); };
+      const std::size_t at = first_mismatch(bytes(va.name), bytes(vb.name)).value_or(0);
+      return ScriptDifference{"SCVR", at,
+                              fmt::format("variable {}: named '{}' in the original, '{}' compiled", i + 1, va.name, vb.name),
+                              std::nullopt};
+    }
+  }
+
+  for (std::size_t i = 0; i < std::max(a.refs.size(), b.refs.size()); ++i) {
+    const auto kind = [](const ScriptRef& r) { return r.kind == ScriptRef::Kind::Object ? "SCRO" : "SCRV"; };
+    const auto text = [&](const ScriptRef& r) { return fmt::format("{} {:08X}", kind(r), r.value); };
+    if (i >= a.refs.size())
+      return ScriptDifference{kind(b.refs[i]), 0, fmt::format("reference {} ({}) is not in the original", i + 1, text(b.refs[i])),
+                              std::nullopt};
+    if (i >= b.refs.size())
+      return ScriptDifference{kind(a.refs[i]), 0,
+                              fmt::format("reference {} ({}) is missing from the compiled script", i + 1, text(a.refs[i])),
+                              std::nullopt};
+    if (a.refs[i] == b.refs[i]) continue;
+    std::array<std::uint8_t, 4> ra{}, rb{};
+    le::store<std::uint32_t>(ra.data(), a.refs[i].value);
+    le::store<std::uint32_t>(rb.data(), b.refs[i].value);
+    const std::size_t at = first_mismatch(ra, rb).value_or(0);
+    return ScriptDifference{kind(a.refs[i]), at,
+                            fmt::format("reference {}: {} in the original, {} compiled", i + 1, text(a.refs[i]), text(b.refs[i])),
+                            std::nullopt};
+  }
+
+  if (auto d = presence("SCHR", a.has_header, b.has_header)) return d;
+  const auto ha = header_bytes(a.header), hb = header_bytes(b.header);
+  if (auto at = first_mismatch(ha, hb)) {
+    static constexpr const char* kNames[] = {"unused", "reference count", "compiled size", "variable count", "type"};
+    return ScriptDifference{"SCHR", *at,
+                            fmt::format("{}: {} in the original, {} compiled", kNames[*at / 4],
+                                        le::u32(ha.data() + *at / 4 * 4), le::u32(hb.data() + *at / 4 * 4)),
+                            std::nullopt};
+  }
+  return std::nullopt;
+}
+
+std::uint32_t source_line_at(std::span<const std::uint8_t> bytecode, std::uint64_t offset, std::string_view source) {
+  const std::vector<std::size_t> starts = statement_starts(bytecode);
+  std::vector<std::uint32_t> lines = statement_lines(source);
+  // A result script has no ScriptName statement, though its decompiled text starts with the line.
+  const bool named = bytecode.size() >= 2 && le::u16(bytecode.data()) == kOpScriptName;
+  if (!named && starts.size() + 1 == lines.size()) lines.erase(lines.begin());
+  if (starts.empty() || starts.size() != lines.size()) return 0;
+  const auto it = std::upper_bound(starts.begin(), starts.end(), static_cast<std::size_t>(std::min<std::uint64_t>(offset, bytecode.size())));
+  if (it == starts.begin()) return 0;
+  return lines[static_cast<std::size_t>(it - starts.begin()) - 1];
+}
+
+ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions& options) {
+  ScriptCheckReport report;
+  const std::vector<PluginScript> scripts = plugin_scripts(file);
+  if (scripts.empty()) return report;
+  const std::unique_ptr<PluginNames> names = PluginNames::build(file);
+
+  for (const PluginScript& s : scripts) {
+    const auto fail = [&](ScriptCheckKind kind, std::string field, std::uint64_t byte, std::uint32_t line,
+                          std::uint32_t column, std::string message) {
+      report.failures.push_back(
+          {s.record_type, s.form_id, s.editor_id, s.index, kind, std::move(field), byte, line, column, std::move(message)});
+    };
+    ++report.compile.total;
+    ++report.decompile.total;
+    if (s.error) {
+      fail(ScriptCheckKind::Compile, "", 0, 0, 0, *s.error);
+      fail(ScriptCheckKind::Decompile, "", 0, 0, 0, *s.error);
+      continue;
+    }
+    const ScriptData& original = s.data;
+    CompileOptions co;
+    co.names = names.get();
+    co.previous = &original;
+    co.hints = options.hints ? &original : nullptr;
+    co.result_script = s.is_result_script();
+    co.result_locals = co.result_script ? result_locals(s, *names) : nullptr;
+    co.type = static_cast<ScriptType>(original.header.type);
+
+    bool hinted = false;
+    // Compiles source and compares; true when identical.
+    const auto check = [&](ScriptCheckKind kind, std::string_view source) {
+      try {
+        const CompileResult r = compile(source, co);
+        hinted = hinted || r.hints_used > 0;
+        const auto diff = compare_scripts(original, r.script);
+        if (!diff) return true;
+        const std::uint32_t line = diff->bytecode_offset ? source_line_at(original.bytecode, *diff->bytecode_offset, source) : 0;
+        fail(kind, diff->field, diff->byte, line, 0, diff->message);
+      } catch (const CompileError& e) {
+        fail(kind, "", 0, e.line(), e.column(), e.message());
+      } catch (const std::exception& e) {  // a compiler bug must not stop the check of the rest
+        fail(kind, "", 0, 0, 0, e.what());
+      }
+      return false;
+    };
+
+    if (check(ScriptCheckKind::Compile, original.source)) ++report.compile.identical;
+
+    std::string text;
+    try {
+      DecompileOptions dopt;
+      dopt.names = names.get();
+      dopt.script_name = s.is_result_script() ? std::string() : s.editor_id;
+      dopt.where = s.where;
+      dopt.bytecode_offset = s.bytecode_offset;
+      text = decompile(original, dopt);
+    } catch (const std::exception& e) {
+      fail(ScriptCheckKind::Decompile, "", 0, 0, 0, fmt::format("does not decompile: {}", e.what()));
+      if (hinted) ++report.hinted;
+      continue;
+    }
+    if (check(ScriptCheckKind::Decompile, text)) ++report.decompile.identical;
+    if (hinted) ++report.hinted;
+  }
+  return report;
+}
+
+}  // namespace tesmod::script
