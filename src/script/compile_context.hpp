@@ -115,6 +115,7 @@ class CompileContext {
   // Reference-list entries, found or added (first use order).
   std::uint16_t ref_entry(const std::string& key, ScriptRef entry);
   std::uint16_t ref_for_local(const Local& v);
+  bool hinted_global(std::uint16_t ref_index) const;
 
   // A name used as an object: a local ref variable, a form (SCRO) or a global. In OBSE code
   // `player` means the PlayerRef reference, a separate entry from vanilla's `player`.

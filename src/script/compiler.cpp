@@ -25,7 +25,11 @@ namespace detail {
 // Context: locals, reference list, names
 
 CompileContext::CompileContext(const CompileOptions& o) : options(o) {
-  if (o.previous) variable_count = o.previous->header.variable_count;
+  if (o.previous) {
+    variable_count = o.previous->header.variable_count;
+    refs = o.previous->refs;
+    ref_keys.resize(refs.size());
+  }
   if (o.hints) hints = collect_hints(*o.hints);
   if (o.result_script && o.result_locals) {
     // A result script sees its quest's variables as its own.
@@ -77,6 +81,13 @@ void CompileContext::declare(const Token& keyword, const Token& name) {
 std::uint16_t CompileContext::ref_entry(const std::string& key, ScriptRef entry) {
   for (std::size_t i = 0; i < refs.size(); ++i)
     if (ref_keys[i] == key) return static_cast<std::uint16_t>(i + 1);
+  // Recompiling keeps the previous reference list: an entry for the same object is reused
+  // where it stands, new ones go to the end.
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    if (ref_keys[i].empty() && refs[i] == entry) {
+      ref_keys[i] = key;
+      return static_cast<std::uint16_t>(i + 1);
+    }
   refs.push_back(entry);
   ref_keys.push_back(key);
   return static_cast<std::uint16_t>(refs.size());
@@ -94,13 +105,20 @@ std::optional<std::uint32_t> CompileContext::form_escape(std::string_view w) {
   return id;
 }
 
+bool CompileContext::hinted_global(std::uint16_t ref_index) const {
+  if (!hints) return false;
+  auto it = hints->refs.find(ref_index);
+  return it != hints->refs.end() && it->second.global;
+}
+
 std::optional<Resolved> CompileContext::form(const Token& name, bool obse) {
   Resolved r;
   std::string key = ascii::to_lower(name.text);
   std::optional<std::uint32_t> id;
-  bool global = false;
+  std::optional<bool> global;
   if (key == "player" || key == "playerref") {
     id = kPlayerRef;
+    global = false;
     if (obse) key = "playerref";
   } else if (auto esc = form_escape(name.text)) {
     id = *esc;
@@ -111,40 +129,39 @@ std::optional<Resolved> CompileContext::form(const Token& name, bool obse) {
       global = info->type == Signature("GLOB");
     }
   }
-  // Existing entry under this name?
   for (std::size_t i = 0; i < refs.size(); ++i)
     if (ref_keys[i] == key) {
-      r.kind = Resolved::Kind::Form;
       r.ref_index = static_cast<std::uint16_t>(i + 1);
       r.form_id = refs[i].value;
-      if (hints) {
-        auto it = hints->refs.find(r.ref_index);
-        if (it != hints->refs.end() && it->second.global && !id) global = true;
-      }
-      if (id && options.names) {
-        if (auto info = options.names->form(*id)) global = info->type == Signature("GLOB");
-      } else if (!id && hints) {
-        auto it = hints->refs.find(r.ref_index);
-        global = it != hints->refs.end() && it->second.global;
-      }
-      if (global) r.kind = Resolved::Kind::Global;
+      r.kind = global.value_or(hinted_global(r.ref_index)) ? Resolved::Kind::Global : Resolved::Kind::Form;
       return r;
     }
   if (!id) {
     if (!hints) return std::nullopt;
-    // Verify mode: the name lives in a master that is not here; the original's entry at the
-    // position this one gets tells its FormID.
-    const std::size_t next = refs.size();
-    if (next >= options.hints->refs.size() || options.hints->refs[next].kind != ScriptRef::Kind::Object)
-      return std::nullopt;
-    id = options.hints->refs[next].value;
-    auto it = hints->refs.find(static_cast<std::uint16_t>(next + 1));
-    global = it != hints->refs.end() && it->second.global;
+    // Verify mode: the name lives in a master that is not here. The original's reference
+    // list holds it: the first entry no known name has claimed (kept entries), else the entry
+    // at the position a new one would take.
+    std::optional<std::size_t> slot;
+    for (std::size_t i = 0; i < refs.size() && !slot; ++i)
+      if (ref_keys[i].empty() && refs[i].kind == ScriptRef::Kind::Object) slot = i;
+    if (!slot) {
+      const std::size_t next = refs.size();
+      if (next >= options.hints->refs.size() || options.hints->refs[next].kind != ScriptRef::Kind::Object)
+        return std::nullopt;
+      refs.push_back(options.hints->refs[next]);
+      ref_keys.emplace_back();
+      slot = next;
+    }
+    ref_keys[*slot] = key;
     ++hints_used;
+    r.ref_index = static_cast<std::uint16_t>(*slot + 1);
+    r.form_id = refs[*slot].value;
+    r.kind = hinted_global(r.ref_index) ? Resolved::Kind::Global : Resolved::Kind::Form;
+    return r;
   }
   r.ref_index = ref_entry(key, {ScriptRef::Kind::Object, *id});
   r.form_id = *id;
-  r.kind = global ? Resolved::Kind::Global : Resolved::Kind::Form;
+  r.kind = global.value_or(hinted_global(r.ref_index)) ? Resolved::Kind::Global : Resolved::Kind::Form;
   return r;
 }
 
