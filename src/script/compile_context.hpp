@@ -38,6 +38,7 @@ struct Hints {
     std::vector<std::pair<std::uint32_t, ObseVarType>> vars;  // distinct var indexes in order of use
   };
   std::map<std::uint16_t, RefUse> refs;
+  std::vector<std::uint16_t> first_use;  // reference-list indexes in order of first use
 };
 Hints collect_hints(const ScriptData& original);
 

@@ -56,8 +56,8 @@ void CompileContext::declare(const Token& keyword, const Token& name) {
   else if (keyword.is("ref") || keyword.is("reference")) type = ObseVarType::Ref;
   else if (keyword.is("string_var")) type = ObseVarType::String;
   else if (keyword.is("array_var")) type = ObseVarType::Array;
-  if (local(name.text)) fail(name, fmt::format("variable '{}' is declared twice", name.text));
-  if (find_command(name.text)) fail(name, fmt::format("'{}' is the name of a command", name.text));
+  // The editor accepts a second declaration of a name (and names that are also commands).
+  if (local(name.text)) return;
   Local v{std::string(name.text), 0, type};
   const LocalVariable* old = options.previous ? options.previous->variable(name.text) : nullptr;
   LocalVariable slsd;
@@ -142,8 +142,13 @@ std::optional<Resolved> CompileContext::form(const Token& name, bool obse) {
     // list holds it: the first entry no known name has claimed (kept entries), else the entry
     // at the position a new one would take.
     std::optional<std::size_t> slot;
-    for (std::size_t i = 0; i < refs.size() && !slot; ++i)
-      if (ref_keys[i].empty() && refs[i].kind == ScriptRef::Kind::Object) slot = i;
+    for (std::uint16_t used : hints->first_use) {
+      std::size_t i = used - 1u;
+      if (i < refs.size() && ref_keys[i].empty() && refs[i].kind == ScriptRef::Kind::Object) {
+        slot = i;
+        break;
+      }
+    }
     if (!slot) {
       const std::size_t next = refs.size();
       if (next >= options.hints->refs.size() || options.hints->refs[next].kind != ScriptRef::Kind::Object)
@@ -338,15 +343,41 @@ bool vanilla_variable(CompileContext& c, Tokens& t, Bytes& out) {
   return false;
 }
 
+// `$name` or `$quest.name`: OBSE reads the string variable at run time; the text is kept as is.
+bool is_string_var_text(const Tokens& t) {
+  return t.peek().is("$") && t.peek(1).is_word() && t.peek(1).column == t.peek().column + 1;
+}
+
+std::string take_string_var_text(Tokens& t) {
+  const Token& dollar = t.next();
+  const char* begin = dollar.text.data();
+  const Token* last = &t.next();
+  while (t.peek().is(".") && t.peek(1).is_word() && t.peek().column == last->column + last->text.size()) {
+    t.next();
+    last = &t.next();
+  }
+  return std::string(begin, last->text.data() + last->text.size());
+}
+
 bool argument_end(const Tokens& t) {
   const Token& p = t.peek();
   if (p.kind == TokenKind::End) return true;
+  if (is_string_var_text(t)) return false;
   if (p.kind == TokenKind::Operator && !p.is(",") && !is_number_start(t)) return true;
   return false;
 }
 
 void form_argument(CompileContext& c, Tokens& t, Bytes& out, const CommandInfo& cmd) {
   const Token& name = t.next();
+  if (name.kind == TokenKind::Number) {
+    // The editor reads a number given for an object as a FormID in hex.
+    std::uint32_t id = 0;
+    auto [p, ec] = std::from_chars(name.text.data(), name.text.data() + name.text.size(), id, 16);
+    if (ec != std::errc() || p != name.text.data() + name.text.size()) c.fail(name, "expected a FormID in hex");
+    out.u8(op::kRefPrefix);
+    out.u16(c.ref_entry(fmt::format("@{:08x}", id), {ScriptRef::Kind::Object, id}));
+    return;
+  }
   if (!name.is_word()) c.fail(name, fmt::format("{} expects an object here", cmd.name));
   if (const Local* v = c.local(name.text)) {
     if (v->type != ObseVarType::Ref) c.fail(name, fmt::format("'{}' is not a ref variable", name.text));
@@ -371,6 +402,12 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
   };
   switch (type) {
     case param::kString: {
+      if (is_string_var_text(t)) {
+        std::string text = take_string_var_text(t);
+        out.u16(static_cast<std::uint16_t>(text.size()));
+        out.text(text);
+        return;
+      }
       const Token& s = t.next();
       std::string text = s.kind == TokenKind::String ? obse_string(s.text) : std::string(s.text);
       out.u16(static_cast<std::uint16_t>(text.size()));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -38,6 +39,8 @@ std::string DecodeContext::ref(std::uint16_t index) const {
   if (index == 0 || index > script.refs.size())
     fail(r.position(), fmt::format("reference {} is outside the reference list (1..{})", index, script.refs.size()));
   const ScriptRef& e = script.refs[index - 1];
+  if (usage && std::find(usage->first_use.begin(), usage->first_use.end(), index) == usage->first_use.end())
+    usage->first_use.push_back(index);
   if (e.kind == ScriptRef::Kind::Variable) return local(static_cast<std::uint16_t>(e.value));
   return form(e.value);
 }

@@ -42,8 +42,7 @@ std::vector<Token> tokenize(std::string_view s) {
       i = e < s.size() ? e + 1 : e;
       continue;
     }
-    if (word_char(c) || c == '@' || (c == '.' && i + 1 < s.size() && digit(s[i + 1]) &&
-                                     (out.empty() || out.back().kind == TokenKind::Operator))) {
+    if (word_char(c) || c == '@' || (c == '.' && i + 1 < s.size() && digit(s[i + 1]) && (i == 0 || !word_char(s[i - 1])))) {
       std::size_t e = i + 1;
       while (e < s.size() && word_char(s[e])) ++e;
       std::string_view w = s.substr(i, e - i);

@@ -15,7 +15,8 @@
 namespace tesmod::script {
 namespace {
 
-constexpr std::uint16_t kOpScriptName = 0x1D, kOpReferencePrefix = 0x1C;
+constexpr std::uint16_t kOpScriptName = 0x1D, kOpReferencePrefix = 0x1C, kOpBegin = 0x10, kOpWhile = 0x176B,
+                        kOpForEach = 0x176D;
 
 std::optional<std::size_t> first_mismatch(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
   const auto [ia, ib] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
@@ -27,11 +28,58 @@ std::string byte_text(std::span<const std::uint8_t> d, std::size_t at) {
   return at < d.size() ? fmt::format("0x{:02X}", d[at]) : std::string("the end");
 }
 
-// "at byte N: 0xAA in the original, 0xBB compiled (sizes)".
+// "0xAA in the original, 0xBB compiled", and the sizes when they differ.
 std::string describe_bytes(std::span<const std::uint8_t> original, std::span<const std::uint8_t> compiled, std::size_t at) {
   std::string text = fmt::format("{} in the original, {} compiled", byte_text(original, at), byte_text(compiled, at));
   if (original.size() != compiled.size()) text += fmt::format(" ({} bytes in the original, {} compiled)", original.size(), compiled.size());
   return text;
+}
+
+// Statement starts in compiled bytecode: each is `u16 opcode, u16 length, data`, a `1C 00 u16`
+// calling-reference prefix belonging to the statement after it.
+std::vector<std::size_t> statement_starts(std::span<const std::uint8_t> code) {
+  std::vector<std::size_t> starts;
+  std::size_t p = 0;
+  while (p < code.size()) {
+    starts.push_back(p);
+    if (p + 4 > code.size()) break;  // a truncated statement is one too
+    if (le::u16(code.data() + p) == kOpReferencePrefix) {
+      p += 4;
+      if (p + 4 > code.size()) break;
+    }
+    p += 4 + le::u16(code.data() + p + 2);
+  }
+  return starts;
+}
+
+// A statement's bytes without the fields that hold offsets of later statements (a Begin's block
+// length, a while/foreach's loop end): those differ whenever anything after them does.
+std::vector<std::uint8_t> masked_statement(std::span<const std::uint8_t> st) {
+  std::vector<std::uint8_t> out(st.begin(), st.end());
+  std::size_t op = 0;
+  if (out.size() >= 4 && le::u16(out.data()) == kOpReferencePrefix) op = 4;
+  if (out.size() < op + 4) return out;
+  const std::uint16_t code = le::u16(out.data() + op);
+  std::size_t from = 0, to = 0;
+  if (code == kOpBegin) from = op + 6, to = op + 10;
+  if (code == kOpWhile || code == kOpForEach) from = op + 4, to = op + 8;
+  for (std::size_t i = from; i < std::min(to, out.size()); ++i) out[i] = 0;
+  return out;
+}
+
+// Where the first statement that differs starts to differ, in the original and in the compiled
+// bytecode; none when the statements pair up and differ only in offset fields.
+std::optional<std::pair<std::size_t, std::size_t>> first_statement_difference(std::span<const std::uint8_t> a,
+                                                                              std::span<const std::uint8_t> b) {
+  const std::vector<std::size_t> sa = statement_starts(a), sb = statement_starts(b);
+  const std::size_t n = std::min(sa.size(), sb.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t ea = i + 1 < sa.size() ? sa[i + 1] : a.size(), eb = i + 1 < sb.size() ? sb[i + 1] : b.size();
+    const auto ma = masked_statement(a.subspan(sa[i], ea - sa[i])), mb = masked_statement(b.subspan(sb[i], eb - sb[i]));
+    if (auto at = first_mismatch(ma, mb)) return std::pair(sa[i] + *at, sb[i] + *at);
+  }
+  if (sa.size() == sb.size()) return std::nullopt;
+  return std::pair(n < sa.size() ? sa[n] : a.size(), n < sb.size() ? sb[n] : b.size());
 }
 
 std::array<std::uint8_t, 20> header_bytes(const ScriptHeader& h) {
@@ -47,22 +95,6 @@ std::array<std::uint8_t, 20> header_bytes(const ScriptHeader& h) {
 std::optional<ScriptDifference> presence(const char* field, bool original, bool compiled) {
   if (original == compiled) return std::nullopt;
   return ScriptDifference{field, 0, original ? "missing from the compiled script" : "not in the original", std::nullopt};
-}
-
-// Statement starts in compiled bytecode: each is `u16 opcode, u16 length, data`, a `1C 00 u16`
-// calling-reference prefix belonging to the statement after it.
-std::vector<std::size_t> statement_starts(std::span<const std::uint8_t> code) {
-  std::vector<std::size_t> starts;
-  std::size_t p = 0;
-  while (p + 4 <= code.size()) {
-    starts.push_back(p);
-    if (le::u16(code.data() + p) == kOpReferencePrefix) {
-      p += 4;
-      if (p + 4 > code.size()) break;
-    }
-    p += 4 + le::u16(code.data() + p + 2);
-  }
-  return starts;
 }
 
 bool is_declaration(std::string_view word) {
@@ -91,7 +123,8 @@ std::vector<std::uint32_t> statement_lines(std::string_view source) {
         break;
       }
     }
-    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
+    // SCTX may end in a terminator.
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\0'; };
     while (!line.empty() && space(line.front())) line.remove_prefix(1);
     if (line.empty()) continue;
     std::size_t w = 0;
@@ -107,8 +140,16 @@ std::string_view to_string(ScriptCheckKind kind) { return kind == ScriptCheckKin
 
 std::optional<ScriptDifference> compare_scripts(const ScriptData& a, const ScriptData& b) {
   if (auto d = presence("SCDA", a.has_bytecode, b.has_bytecode)) return d;
-  if (auto at = first_mismatch(a.bytecode, b.bytecode))
-    return ScriptDifference{"SCDA", *at, describe_bytes(a.bytecode, b.bytecode, *at), *at};
+  if (auto at = first_mismatch(a.bytecode, b.bytecode)) {
+    // The first statement that differs is the cause; a Begin block length before it is not.
+    const auto st = first_statement_difference(a.bytecode, b.bytecode).value_or(std::pair(*at, *at));
+    std::string message = fmt::format("{} in the original, {} compiled", byte_text(a.bytecode, st.first),
+                                      byte_text(b.bytecode, st.second));
+    if (st.first != st.second) message += fmt::format(" (compiled byte {})", st.second);
+    if (a.bytecode.size() != b.bytecode.size())
+      message += fmt::format(" ({} bytes in the original, {} compiled)", a.bytecode.size(), b.bytecode.size());
+    return ScriptDifference{"SCDA", st.first, message, st.first};
+  }
 
   for (std::size_t i = 0; i < std::max(a.variables.size(), b.variables.size()); ++i) {
     if (i >= a.variables.size() || i >= b.variables.size()) {
