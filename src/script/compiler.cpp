@@ -664,6 +664,11 @@ class StatementCompiler {
     s.refs = std::move(c_.refs);
     s.header.ref_count = static_cast<std::uint32_t>(s.refs.size());
     s.header.variable_count = c_.variable_count;
+    // Empty result scripts are stored as SCHR alone.
+    if (const ScriptData* prev = c_.options.previous) {
+      if (s.bytecode.empty() && !prev->has_bytecode) s.has_bytecode = false;
+      if (s.source.empty() && !prev->has_source) s.has_source = false;
+    }
     return s;
   }
 
@@ -781,7 +786,6 @@ class StatementCompiler {
   void else_statement(Tokens& t) {
     const Token& kw = t.next();
     close_jump(kw);
-    if (else_seen_.back()) c_.fail(kw, "a second Else in one If block");
     else_seen_.back() = true;
     const std::size_t stmt = statements_;
     begin_statement();
@@ -794,9 +798,12 @@ class StatementCompiler {
 
   void endif_statement(Tokens& t) {
     const Token& kw = t.next();
-    close_jump(kw);
-    ifs_.pop_back();
-    else_seen_.pop_back();
+    // The editor lets a stray EndIf through; it still takes its place in the code.
+    if (!ifs_.empty()) {
+      close_jump(kw);
+      ifs_.pop_back();
+      else_seen_.pop_back();
+    }
     begin_statement();
     code_.u16(op::kEndIf);
     code_.u16(0);
@@ -888,10 +895,15 @@ class StatementCompiler {
 
   // Message/MessageBox "format" [vars...] [buttons... | seconds]
   void message(Tokens& t, const CommandInfo& cmd) {
-    const Token& text = t.next();
-    if (text.kind != TokenKind::String) c_.fail(text, fmt::format("{} expects a quoted text", cmd.name));
+    std::string s;
+    if (is_string_var_text(t)) {
+      s = take_string_var_text(t);
+    } else {
+      const Token& text = t.next();
+      if (text.kind != TokenKind::String) c_.fail(text, fmt::format("{} expects a quoted text", cmd.name));
+      s = obse_string(text.text);
+    }
     code_.u16(1);
-    std::string s = obse_string(text.text);
     code_.u16(static_cast<std::uint16_t>(s.size()));
     code_.text(s);
     Bytes vars;

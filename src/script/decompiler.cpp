@@ -66,9 +66,15 @@ const CommandInfo& DecodeContext::command(std::uint16_t opcode, std::size_t at) 
 
 namespace {
 
+// A string argument as source: the compiler turns %r into a line break and %q into a quote, so
+// those come back as %r and %q.
 std::string quoted(std::span<const std::uint8_t> text) {
   std::string s = "\"";
-  s.append(text.begin(), text.end());
+  for (std::uint8_t b : text) {
+    if (b == '\n') s += "%r";
+    else if (b == '"') s += "%q";
+    else s += static_cast<char>(b);
+  }
   s += '"';
   return s;
 }
@@ -253,7 +259,11 @@ class Decompiler {
   std::string run() {
     auto& r = c_.r;
     while (!r.at_end()) statement();
-    std::string out = "ScriptName " + (c_.options.script_name.empty() ? std::string("Script") : c_.options.script_name) + "\n";
+    // Result scripts have no ScriptName statement; the text follows the bytes.
+    const auto& code = c_.script.bytecode;
+    std::string out;
+    if (code.size() >= 2 && code[0] == op::kScriptName && code[1] == 0)
+      out = "ScriptName " + (c_.options.script_name.empty() ? std::string("Script") : c_.options.script_name) + "\n";
     if (!c_.script.variables.empty()) out += "\n";
     for (const LocalVariable& v : c_.script.variables) out += declaration(v) + " " + v.name + "\n";
     if (!body_.empty()) out += "\n";

@@ -222,6 +222,9 @@ class ObseParser {
       RemoteVar rv = c_.remote_var(owner, name, member);
       return write_variable(out, rv.type, rv.ref_index, rv.index);
     }
+    // A bare word before `::` is a pair key (event filters: ref::x, object::y): a string.
+    if (t_.peek().is("::") && !c_.local(name.text) && !find_command(name.text) && !known_form(name))
+      return write_string(out, name.text);
     Resolved r = c_.resolve(name, true);
     switch (r.kind) {
       case Resolved::Kind::Local: return write_variable(out, r.local->type, 0, r.local->index);
@@ -238,6 +241,11 @@ class ObseParser {
         // OBSE takes an unknown bare word for a string.
         return write_string(out, name.text);
     }
+  }
+
+  bool known_form(const Token& name) const {
+    if (ascii::iequals(name.text, "player") || ascii::iequals(name.text, "playerref")) return true;
+    return c_.options.names && c_.options.names->find(name.text).has_value();
   }
 
   CompileContext& c_;

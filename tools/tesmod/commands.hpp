@@ -30,6 +30,7 @@ Command add_info(CLI::App& app, Common& common);
 Command add_dump(CLI::App& app, Common& common);
 Command add_verify(CLI::App& app, Common& common);
 Command add_rewrite(CLI::App& app, Common& common);
+Command add_script(CLI::App& app, Common& common);
 
 // Adds --encoding and --threads to a subcommand.
 void add_common_options(CLI::App& sub, Common& common);

@@ -1,0 +1,127 @@
+// The decompiler on compiled scripts built byte by byte (layouts from the UESP SCPT page and the
+// OBSE encoding notes).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/script/decompiler.hpp"
+
+using namespace tesmod;
+using namespace tesmod::script;
+
+namespace {
+
+// A few named forms, none with a script.
+class FakeNames : public NameSource {
+ public:
+  explicit FakeNames(std::map<std::uint32_t, std::string> names) : names_(std::move(names)) {}
+  std::optional<FormInfo> find(std::string_view editor_id) const override {
+    for (const auto& [id, name] : names_)
+      if (ascii::iequals(name, editor_id)) return form(id);
+    return std::nullopt;
+  }
+  std::optional<FormInfo> form(std::uint32_t id) const override {
+    if (!names_.count(id)) return std::nullopt;
+    return FormInfo{id, Signature("NPC_"), Signature(), 0};
+  }
+  std::optional<std::string> editor_id(std::uint32_t id) const override {
+    auto it = names_.find(id);
+    if (it == names_.end()) return std::nullopt;
+    return it->second;
+  }
+  const ScriptData* script(std::uint32_t) const override { return nullptr; }
+
+ private:
+  std::map<std::uint32_t, std::string> names_;
+};
+
+ScriptData script_of(std::vector<std::uint8_t> code) {
+  ScriptData s;
+  s.header.compiled_size = static_cast<std::uint32_t>(code.size());
+  s.bytecode = std::move(code);
+  return s;
+}
+
+}  // namespace
+
+TEST(Decompiler, EmptyScriptIsItsName) {
+  // "Note that an empty script (with just a "scriptname ...") has a 4-byte SCDA of 1D 00 00 00."
+  DecompileOptions o;
+  o.script_name = "MyScript";
+  EXPECT_EQ(decompile(script_of({0x1D, 0x00, 0x00, 0x00}), o), "ScriptName MyScript\n");
+}
+
+TEST(Decompiler, BlockWithSetIfAndMessage) {
+  // scn Greeting / short count / begin GameMode / set count to count + 1 / if count > 5 /
+  // MessageBox "Hello" / endif / end
+  ScriptData s = script_of({
+      0x1D, 0x00, 0x00, 0x00,                                      // ScriptName
+      0x10, 0x00, 0x06, 0x00, 0x00, 0x00, 58, 0x00, 0x00, 0x00,    // Begin GameMode, 58 bytes to follow
+      0x15, 0x00, 0x0D, 0x00, 0x73, 0x01, 0x00, 0x08, 0x00,        // set count to
+      0x20, 0x73, 0x01, 0x00, 0x20, '1', 0x20, '+',                //   count 1 +
+      0x16, 0x00, 0x0C, 0x00, 0x01, 0x00, 0x08, 0x00,              // if (jump 1)
+      0x20, 0x73, 0x01, 0x00, 0x20, '5', 0x20, '>',                //   count 5 >
+      0x00, 0x10, 0x0D, 0x00, 0x01, 0x00, 0x05, 0x00, 'H', 'e', 'l', 'l', 'o', 0x00, 0x00, 0x00, 0x00,  // MessageBox
+      0x19, 0x00, 0x00, 0x00,                                      // endif
+      0x11, 0x00, 0x00, 0x00,                                      // end
+  });
+  s.variables.push_back(LocalVariable::make(1, true, "count"));
+  s.header.variable_count = 1;
+  DecompileOptions o;
+  o.script_name = "Greeting";
+  std::string text = decompile(s, o);
+  while (text.ends_with("\n\n")) text.pop_back();  // blank lines between blocks are layout
+  EXPECT_EQ(text,
+            "ScriptName Greeting\n"
+            "\n"
+            "short count\n"
+            "\n"
+            "Begin GameMode\n"
+            "  Set count to count + 1\n"
+            "  If count > 5\n"
+            "    MessageBox \"Hello\"\n"
+            "  EndIf\n"
+            "End\n");
+}
+
+TEST(Decompiler, CallingReferenceAndFormArguments) {
+  // "MyNPCRef. ModDisposition Player 60" from the UESP page: 1C 00 01 00 53 10 0A 00 02 00 72 02 00 6E 3C 00 00 00
+  ScriptData s = script_of({0x1C, 0x00, 0x01, 0x00, 0x53, 0x10, 0x0A, 0x00, 0x02, 0x00, 0x72, 0x02, 0x00, 0x6E, 0x3C,
+                            0x00, 0x00, 0x00});
+  s.refs = {{ScriptRef::Kind::Object, 0x0001ABCD}, {ScriptRef::Kind::Object, 0x14}};
+  FakeNames names({{0x0001ABCD, "MyNPCRef"}});
+  DecompileOptions o;
+  o.names = &names;
+  const std::string text = decompile(s, o);
+  EXPECT_NE(text.find("MyNPCRef.ModDisposition player 60\n"), std::string::npos) << text;
+  // Without names the FormID is written so that it reads back.
+  o.names = nullptr;
+  EXPECT_NE(decompile(s, o).find("@0001ABCD.ModDisposition player 60\n"), std::string::npos);
+}
+
+TEST(Decompiler, ObseLetWithCompoundAssignment) {
+  // `let booksToUpdate -= 1` (lBookwormQuestScript): 65 17 0c 00 01 0b 00 56 01 00 00 23 00 42 01 20
+  ScriptData s = script_of({0x65, 0x17, 0x0C, 0x00, 0x01, 0x0B, 0x00, 0x56, 0x01, 0x00, 0x00, 0x23, 0x00, 0x42, 0x01,
+                            0x20});
+  s.variables.push_back(LocalVariable::make(0x23, true, "booksToUpdate"));
+  const std::string text = decompile(s, {});
+  EXPECT_NE(text.find("booksToUpdate -= 1\n"), std::string::npos) << text;
+  EXPECT_NE(ascii::to_lower(text).find("let bookstoupdate"), std::string::npos) << text;
+}
+
+TEST(Decompiler, BadBytecodeIsAnErrorNamingTheByte) {
+  DecompileOptions o;
+  o.where = ErrorContext{"Test.esp", Error::kNoOffset, RecordRef{Signature("SCPT"), 0x800, "Broken"}};
+  // An opcode no table knows.
+  EXPECT_THROW(decompile(script_of({0xFF, 0x7F, 0x00, 0x00}), o), Error);
+  // A statement running past the end.
+  EXPECT_THROW(decompile(script_of({0x1D, 0x00, 0x00, 0x00, 0x15, 0x00, 0x40, 0x00}), o), Error);
+  // A local that is not declared.
+  try {
+    decompile(script_of({0x15, 0x00, 0x07, 0x00, 0x73, 0x02, 0x00, 0x02, 0x00, 0x20, '1'}), o);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("Broken"), std::string::npos) << e.what();
+  }
+}

@@ -1,0 +1,332 @@
+// `tesmod script`: list, decompile, compile and check Oblivion scripts.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/io/atomic_file.hpp"
+#include "tesmod/plugin/plugin.hpp"
+#include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/script/compiler.hpp"
+#include "tesmod/script/decompiler.hpp"
+#include "tesmod/script/plugin_names.hpp"
+#include "tesmod/script/plugin_scripts.hpp"
+
+namespace tesmod::cli {
+namespace {
+
+using script::PluginScript;
+
+std::string type_name(const PluginScript& s) {
+  if (s.error || !s.data.has_header) return "-";
+  switch (static_cast<script::ScriptType>(s.data.header.type)) {
+    case script::ScriptType::Object: return "object";
+    case script::ScriptType::Quest: return "quest";
+    case script::ScriptType::MagicEffect: return "magic-effect";
+  }
+  return fmt::format("0x{:X}", s.data.header.type);
+}
+
+std::string label(const PluginScript& s) {
+  std::string text = fmt::format("{} {:08X}", s.record_type.str(), s.form_id);
+  if (!s.editor_id.empty()) text += " " + s.editor_id;
+  if (s.count_in_record > 1) text += fmt::format(" #{}", s.index + 1);
+  return text;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path, Error::kNoOffset, std::nullopt, "cannot open the source file");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The name after a `scn` / `ScriptName` line, if the source has one.
+std::optional<std::string> script_name(std::string_view source) {
+  std::size_t pos = 0;
+  while (pos < source.size()) {
+    std::size_t end = source.find('\n', pos);
+    if (end == std::string_view::npos) end = source.size();
+    std::string_view line = source.substr(pos, end - pos);
+    pos = end + 1;
+    line = line.substr(0, line.find(';'));
+    auto word = [&line]() {
+      const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+      while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+      std::size_t n = 0;
+      while (n < line.size() && !blank(line[n])) ++n;
+      std::string_view w = line.substr(0, n);
+      line.remove_prefix(n);
+      return w;
+    };
+    const std::string_view first = word();
+    if (first.empty()) continue;
+    if (!ascii::iequals(first, "scn") && !ascii::iequals(first, "scriptname")) return std::nullopt;
+    const std::string_view name = word();
+    if (name.empty()) return std::nullopt;
+    return std::string(name);
+  }
+  return std::nullopt;
+}
+
+// The editor stores script text with CRLF line ends; a file written with LF is stored that way too.
+std::string with_crlf(const std::string& text) {
+  if (text.find('\r') != std::string::npos) return text;
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+const PluginScript* find_scpt(const std::vector<PluginScript>& scripts, std::string_view editor_id) {
+  for (const PluginScript& s : scripts)
+    if (s.record_type == Signature("SCPT") && ascii::iequals(s.editor_id, editor_id)) return &s;
+  return nullptr;
+}
+
+script::ScriptType parse_type(const std::string& text) {
+  if (ascii::iequals(text, "object")) return script::ScriptType::Object;
+  if (ascii::iequals(text, "quest")) return script::ScriptType::Quest;
+  if (ascii::iequals(text, "magic-effect") || ascii::iequals(text, "magiceffect")) return script::ScriptType::MagicEffect;
+  throw UsageError(fmt::format("script: unknown script type '{}': expected object, quest or magic-effect", text));
+}
+
+std::string decompile_one(const PluginScript& s, const script::NameSource& names) {
+  if (s.error) throw Error(s.where.file, s.where.offset, s.where.record, *s.error);
+  script::DecompileOptions o;
+  o.names = &names;
+  o.script_name = s.is_result_script() ? std::string() : s.editor_id;
+  o.where = s.where;
+  o.bytecode_offset = s.bytecode_offset;
+  return script::decompile(s.data, o);
+}
+
+int run_list(const std::string& path, bool json) {
+  PluginFile file = PluginFile::open(path);
+  const std::vector<PluginScript> scripts = script::plugin_scripts(file);
+  if (json) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const PluginScript& s : scripts) {
+      nlohmann::ordered_json j;
+      j["record_type"] = s.record_type.str();
+      j["form_id"] = fmt::format("{:08X}", s.form_id);
+      j["editor_id"] = s.editor_id;
+      j["index"] = s.index;
+      j["script_type"] = type_name(s);
+      j["compiled_bytes"] = s.data.has_bytecode ? s.data.bytecode.size() : 0;
+      j["variables"] = s.data.variables.size();
+      j["refs"] = s.data.refs.size();
+      if (s.error) j["error"] = *s.error;
+      list.push_back(std::move(j));
+    }
+    nlohmann::ordered_json out;
+    out["file"] = path;
+    out["scripts"] = std::move(list);
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    return kExitOk;
+  }
+  for (const PluginScript& s : scripts) {
+    if (s.error) {
+      std::cout << fmt::format("{}  error: {}\n", label(s), *s.error);
+      continue;
+    }
+    std::cout << fmt::format("{}  {}  {} bytes, {} variables, {} refs\n", label(s), type_name(s),
+                             s.data.has_bytecode ? s.data.bytecode.size() : 0, s.data.variables.size(), s.data.refs.size());
+  }
+  return kExitOk;
+}
+
+int run_decompile(const std::string& path, const std::string& which, const std::string& out_dir) {
+  PluginFile file = PluginFile::open(path);
+  const std::vector<PluginScript> all = script::plugin_scripts(file);
+  std::vector<const PluginScript*> chosen;
+  if (which.empty()) {
+    for (const PluginScript& s : all) chosen.push_back(&s);
+  } else {
+    // An EditorID first: some are valid hex.
+    for (const PluginScript& s : all)
+      if (ascii::iequals(s.editor_id, which)) chosen.push_back(&s);
+    if (chosen.empty()) {
+      const std::uint32_t id = parse_form_id_arg(which, file.header(), path);
+      for (const PluginScript& s : all)
+        if (s.form_id == id) chosen.push_back(&s);
+    }
+    if (chosen.empty()) throw Error(path, Error::kNoOffset, std::nullopt, fmt::format("no script in a record '{}'", which));
+  }
+  const std::unique_ptr<script::PluginNames> names = script::PluginNames::build(file);
+  if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
+  int status = kExitOk;
+  for (const PluginScript* s : chosen) {
+    std::string text;
+    try {
+      text = decompile_one(*s, *names);
+    } catch (const Error& e) {
+      // One broken script does not stop the others; the exit code tells.
+      if (chosen.size() == 1) throw;
+      std::cerr << "tesmod: error: " << e.what() << '\n';
+      status = kExitError;
+      continue;
+    }
+    if (!out_dir.empty()) {
+      const auto target = std::filesystem::path(out_dir) / (s->file_stem() + ".txt");
+      write_file_atomic(target, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+    } else if (chosen.size() == 1) {
+      std::cout << text;
+    } else {
+      std::cout << "; " << label(*s) << '\n' << text << '\n';
+    }
+  }
+  return status;
+}
+
+struct CompileArgs {
+  std::string file;
+  std::string source;
+  std::string editor_id;
+  std::string output;
+  std::string type = "object";
+  bool in_place = false;
+};
+
+// Prints `SRC:line:column: message` for a compile error.
+int report(const std::string& source_path, const script::CompileError& e) {
+  std::cerr << fmt::format("{}:{}:{}: {}\n", source_path, e.line(), e.column(), e.message());
+  return kExitError;
+}
+
+int run_compile(const CompileArgs& a) {
+  if (!a.in_place) {
+    if (a.output.empty()) throw UsageError("script compile: give -o OUT, or --in-place to replace the input");
+    std::error_code ec;
+    if (std::filesystem::equivalent(a.file, a.output, ec))
+      throw UsageError("script compile: the output is the input file; pass --in-place to replace it");
+  }
+  const std::string source = read_text(a.source);
+  std::string editor_id = a.editor_id;
+  if (editor_id.empty()) {
+    if (auto n = script_name(source)) editor_id = *n;
+    else throw UsageError("script compile: the source has no ScriptName line; give --edid");
+  }
+  PluginFile file = PluginFile::open(a.file);
+  if (file.game() != Game::Oblivion)
+    throw Error(a.file, Error::kNoOffset, std::nullopt, "scripts can only be compiled into Oblivion plugins");
+  const std::vector<PluginScript> scripts = script::plugin_scripts(file);
+  const PluginScript* existing = find_scpt(scripts, editor_id);
+  if (existing && existing->error) throw Error(existing->where.file, existing->where.offset, existing->where.record, *existing->error);
+  const std::unique_ptr<script::PluginNames> names = script::PluginNames::build(file);
+  script::CompileOptions o;
+  o.names = names.get();
+  o.previous = existing ? &existing->data : nullptr;
+  o.type = existing ? static_cast<script::ScriptType>(existing->data.header.type) : parse_type(a.type);
+  script::CompileResult r;
+  try {
+    r = script::compile(source, o);
+  } catch (const script::CompileError& e) {
+    return report(a.source, e);
+  }
+  r.script.source = with_crlf(r.script.source);
+  std::vector<Field> fields = script::encode_script(r.script);
+
+  Plugin plugin = Plugin::from_file(file);
+  std::uint32_t form_id = 0;
+  if (existing) {
+    form_id = existing->form_id;
+    Record* record = plugin.find(form_id);
+    if (!record) throw Error(a.file, Error::kNoOffset, existing->where.record, "the script's record was not found again");
+    std::vector<Field>& f = record->edit_fields();
+    f.erase(f.begin() + static_cast<std::ptrdiff_t>(existing->span.first), f.begin() + static_cast<std::ptrdiff_t>(existing->span.last));
+    f.insert(f.begin() + static_cast<std::ptrdiff_t>(existing->span.first), fields.begin(), fields.end());
+  } else {
+    form_id = plugin.allocate_form_id();
+    fields.insert(fields.begin(), Field::zstring("EDID", editor_id));
+    plugin.add(Record("SCPT", form_id, std::move(fields)));
+  }
+  const std::filesystem::path target = a.in_place ? std::filesystem::path(a.file) : std::filesystem::path(a.output);
+  plugin.save(target);
+  std::cout << fmt::format("{} SCPT {:08X} {}\n", existing ? "replaced" : "added", form_id, editor_id);
+  return kExitOk;
+}
+
+int run_check(const std::string& source_path, const std::string& plugin_path, const std::string& type) {
+  const std::string source = read_text(source_path);
+  std::optional<PluginFile> file;
+  std::unique_ptr<script::PluginNames> names;
+  std::vector<PluginScript> scripts;
+  script::CompileOptions o;
+  o.type = parse_type(type);
+  if (!plugin_path.empty()) {
+    file = PluginFile::open(plugin_path);
+    names = script::PluginNames::build(*file);
+    scripts = script::plugin_scripts(*file);
+    o.names = names.get();
+    // Recompiling an existing script keeps its variable indices and type.
+    if (auto n = script_name(source))
+      if (const PluginScript* existing = find_scpt(scripts, *n); existing && !existing->error) {
+        o.previous = &existing->data;
+        o.type = static_cast<script::ScriptType>(existing->data.header.type);
+      }
+  }
+  try {
+    script::compile(source, o);
+  } catch (const script::CompileError& e) {
+    return report(source_path, e);
+  }
+  std::cout << "OK\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_script(CLI::App& app, Common&) {
+  struct Args {
+    std::string file;
+    bool json = false;
+    std::string which;
+    std::string out_dir;
+    CompileArgs compile;
+    std::string check_source;
+    std::string check_plugin;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* sub = app.add_subcommand("script", "List, decompile, compile and check Oblivion scripts");
+  sub->require_subcommand(1);
+
+  CLI::App* list = sub->add_subcommand("list", "One line per script: record, script type, compiled size, variables, refs");
+  list->add_option("FILE", args->file, "Plugin")->required();
+  list->add_flag("--json", args->json, "Print JSON");
+
+  CLI::App* dec = sub->add_subcommand("decompile", "Print scripts as source text, or write one file per script");
+  dec->add_option("FILE", args->file, "Plugin")->required();
+  dec->add_option("SCRIPT", args->which, "EditorID or FormID of the record (default: every script)");
+  dec->add_option("-o,--output", args->out_dir, "Directory for <EditorID or FormID>.txt files");
+
+  CLI::App* comp = sub->add_subcommand("compile", "Compile a source file into a plugin's SCPT record (added if missing)");
+  comp->add_option("FILE", args->compile.file, "Plugin")->required();
+  comp->add_option("--source", args->compile.source, "Script source text")->required();
+  comp->add_option("--edid", args->compile.editor_id, "EditorID of the SCPT (default: the ScriptName line)");
+  comp->add_option("--type", args->compile.type, "Type of a new script: object, quest or magic-effect")->capture_default_str();
+  auto* out = comp->add_option("-o,--output", args->compile.output, "Where to write the plugin");
+  auto* in_place = comp->add_flag("--in-place", args->compile.in_place, "Replace FILE itself (atomically)");
+  out->excludes(in_place);
+
+  CLI::App* check = sub->add_subcommand("check", "Compile a source file and report its errors (nothing is written)");
+  check->add_option("SOURCE", args->check_source, "Script source text")->required();
+  check->add_option("--plugin", args->check_plugin, "Plugin (and masters beside it) that names refer to");
+  check->add_option("--type", args->compile.type, "Script type: object, quest or magic-effect")->capture_default_str();
+
+  return {sub, [args, list, dec, comp, check] {
+            if (list->parsed()) return run_list(args->file, args->json);
+            if (dec->parsed()) return run_decompile(args->file, args->which, args->out_dir);
+            if (comp->parsed()) return run_compile(args->compile);
+            if (check->parsed()) return run_check(args->check_source, args->check_plugin, args->compile.type);
+            return kExitUsage;
+          }};
+}
+
+}  // namespace tesmod::cli
