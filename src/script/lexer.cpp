@@ -74,6 +74,8 @@ std::vector<Token> tokenize(std::string_view s) {
     ++i;
   }
   out.push_back({TokenKind::End, {}, static_cast<std::uint32_t>(s.size() + 1)});
+  for (Token& t : out)
+    t.end_column = t.column + static_cast<std::uint32_t>(t.text.size()) + (t.kind == TokenKind::String ? 2 : 0);
   return out;
 }
 

@@ -14,6 +14,7 @@ struct Token {
   TokenKind kind = TokenKind::End;
   std::string_view text;  // strings: without the quotes
   std::uint32_t column = 0;  // 1-based, of the token's first character
+  std::uint32_t end_column = 0;  // 1-based, one past its last character (quotes included)
 
   bool is(std::string_view op) const;  // an operator or word equal to op (words: case-insensitive)
   bool is_word() const { return kind == TokenKind::Word; }

@@ -99,6 +99,10 @@ class ObseParser {
         continue;
       }
       if (tok.kind != TokenKind::Operator || tok.is(")") || tok.is("]")) break;
+      // `a -1`: a minus after a space and before its operand starts the next argument.
+      if (tok.is("-") && t_.pos > 0 && t_.list[t_.pos - 1].end_column < tok.column &&
+          t_.peek(1).column == tok.column + 1 && t_.peek(1).kind != TokenKind::End)
+        break;
       if (tok.is("[")) {
         t_.next();
         flush(90);
