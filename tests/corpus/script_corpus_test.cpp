@@ -81,7 +81,8 @@ TEST(ScriptCorpus, EveryScriptDecompiles) {
       o.bytecode_offset = s.bytecode_offset;
       try {
         const std::string text = decompile(s.data, o);
-        EXPECT_FALSE(text.empty());
+        // Empty result scripts (SCHR alone) have no text; every other script has some.
+        EXPECT_EQ(text.empty(), s.data.bytecode.empty());
         ++decompiled;
       } catch (const Error& e) {
         // Commands of OBSE plugins that are not in the tables cannot be named.
@@ -103,7 +104,8 @@ TEST(ScriptCorpus, EveryScriptDecompiles) {
   EXPECT_GT(total, 800u);
 }
 
-// Only prints: the compiler's byte-identical share is asserted once it is complete.
+// The byte-identical share is held at what the compiler reached (96.7 % and 97.3 % when
+// written); the failures left are listed in the issue notes.
 TEST(ScriptCorpus, CompileFigures) {
   TESMOD_REQUIRE_CORPUS();
   ScriptCheckReport all;
@@ -121,6 +123,8 @@ TEST(ScriptCorpus, CompileFigures) {
     for (const ScriptCheckFailure& f : r.failures)
       ++first_words[std::string(to_string(f.check)) + ": " + (f.field.empty() ? f.message.substr(0, 40) : f.field)];
   }
+  EXPECT_GE(all.compile.identical * 1000, all.compile.total * 965);
+  EXPECT_GE(all.decompile.identical * 1000, all.decompile.total * 970);
   std::cout << "[ script check ] compile " << all.compile.identical << "/" << all.compile.total << " identical, decompile "
             << all.decompile.identical << "/" << all.decompile.total << " identical, " << all.hinted << " used hints\n";
   std::vector<std::pair<std::size_t, std::string>> top;
