@@ -77,3 +77,22 @@ for k, shown in (("floor-walk", "floor walk big.esm"), ("floor-inflate", "floor 
                  ("cp-cmp", "cp big.esm copy.esm && cmp big.esm copy.esm")):
     print(f"| {k} | `{shown}` | {med(k):.1f} | {int(peak[k]) / 1024:.0f} |")
 PY
+
+# Oblivion scripts: compile and decompile every script of the corpus, against writing each
+# script's subrecords back out (the floor), Google Benchmark, medians of 10 repetitions.
+corpus=${TESMOD_CORPUS:-$root/../shared/corpus}
+"$root/scripts/build.sh" "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DTESMOD_BENCH=ON -DTESMOD_TESTS=OFF
+TESMOD_CORPUS=$corpus "$root/build-bench/bench/script_bench" --benchmark_repetitions=10 \
+  --benchmark_report_aggregates_only=true --benchmark_format=json >"$cache/scripts.json"
+python3 - "$cache/scripts.json" <<'PY' | tee -a "$cache/report.md"
+import json, sys
+runs = {b["run_name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("aggregate_name") == "median"}
+n = int(runs["EncodeFields"]["scripts"])
+floor = runs["EncodeFields"]["real_time"]
+print(f"\nOblivion scripts: {n} scripts of the corpus (those with compiled code that decompile), medians of 10.\n")
+print("| what | whole corpus ms | per script µs | vs floor |")
+print("|---|---:|---:|---:|")
+for k, label in (("EncodeFields", "floor: write each script's subrecords"), ("Decompile", "decompile"), ("Compile", "compile (source to SCHR/SCDA/SLSD/SCRO)")):
+    ms = runs[k]["real_time"]
+    print(f"| {label} | {ms:.2f} | {ms * 1000 / n:.1f} | {ms / floor:.1f} |")
+PY
