@@ -481,7 +481,14 @@ class Decompiler {
 }  // namespace detail
 
 std::string decompile(const ScriptData& script, const DecompileOptions& options) {
-  return detail::Decompiler(script, options).run();
+  try {
+    return detail::Decompiler(script, options).run();
+  } catch (const Error& e) {
+    // Without the file offset of SCDA (compressed records), a short read's position is only a
+    // position in the compiled script; say so rather than pass it off as a file offset.
+    if (options.bytecode_offset != Error::kNoOffset || e.offset() == Error::kNoOffset) throw;
+    throw Error(e.file(), Error::kNoOffset, e.record(), fmt::format("compiled script byte {}: {}", e.offset(), e.detail()));
+  }
 }
 
 namespace detail {

@@ -8,6 +8,7 @@
 #include "tesmod/io/zlib_codec.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/plugin/subrecord.hpp"
+#include "tesmod/script/compiler.hpp"
 #include "tesmod/script/decompiler.hpp"
 #include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/plugin_scripts.hpp"
@@ -132,4 +133,58 @@ TEST(ScriptCorpus, CompileFigures) {
   std::sort(top.rbegin(), top.rend());
   for (std::size_t i = 0; i < std::min<std::size_t>(top.size(), 10); ++i)
     std::cout << "[ script check ]   " << top[i].first << "  " << top[i].second << '\n';
+}
+
+// Damaged code and source: every corpus script truncated and corrupted at spread-out points
+// must decompile, or fail with a tesmod::Error naming a byte offset; its source, cut short or
+// with a character changed, must compile or fail with a CompileError. (Run under ASan too.)
+TEST(ScriptCorpus, DamagedScriptsFailCleanly) {
+  TESMOD_REQUIRE_CORPUS();
+  std::size_t cases = 0, errors = 0;
+  for (const auto& path : oblivion_plugins()) {
+    const PluginFile file = PluginFile::open(path);
+    const auto names = PluginNames::build(file);
+    for (const PluginScript& s : plugin_scripts(file)) {
+      if (s.error || s.data.bytecode.empty()) continue;
+      const std::size_t n = s.data.bytecode.size();
+      for (std::size_t k = 0; k < 12; ++k) {
+        ScriptData damaged = s.data;
+        const std::size_t at = (k * 7919 + 13) % n;
+        if (k % 2) damaged.bytecode.resize(at);
+        else damaged.bytecode[at] ^= static_cast<std::uint8_t>(0x5A + k);
+        DecompileOptions o;
+        o.names = names.get();
+        o.where = s.where;
+        ++cases;
+        try {
+          (void)decompile(damaged, o);
+        } catch (const Error& e) {
+          ++errors;
+          // No file offset was given, so the error names the byte within the compiled script.
+          EXPECT_NE(std::string(e.what()).find("compiled script byte"), std::string::npos) << e.what();
+          EXPECT_EQ(e.offset(), Error::kNoOffset);
+        }
+      }
+      const std::string& src = s.data.source;
+      for (std::size_t k = 0; k < 6 && !src.empty(); ++k) {
+        std::string damaged = src;
+        const std::size_t at = (k * 104729 + 7) % src.size();
+        if (k % 2) damaged.resize(at);
+        else damaged[at] = "\"(;.-$["[k % 7];
+        CompileOptions o;
+        o.names = names.get();
+        o.previous = &s.data;
+        o.result_script = s.is_result_script();
+        ++cases;
+        try {
+          (void)compile(damaged, o);
+        } catch (const CompileError& e) {
+          ++errors;
+          EXPECT_GE(e.line(), 1u);
+        }
+      }
+    }
+  }
+  std::cout << "[ damaged scripts ] " << cases << " cases, " << errors << " clean errors\n";
+  EXPECT_GT(cases, 10000u);
 }
