@@ -20,6 +20,12 @@ struct Operand {
   int precedence = kAtom;
 };
 
+// A string as source text: the compiler turns %r into a line break and %q into a quote, so those
+// come back as %r and %q.
+std::string quoted(std::span<const std::uint8_t> text);
+// The shortest text that reads back as the same double, with a decimal point.
+std::string number_text(double v);
+
 class DecodeContext {
  public:
   DecodeContext(const ScriptData& script, const DecompileOptions& options);

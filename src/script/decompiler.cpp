@@ -64,8 +64,6 @@ const CommandInfo& DecodeContext::command(std::uint16_t opcode, std::size_t at) 
   return *c;
 }
 
-namespace {
-
 // A string argument as source: the compiler turns %r into a line break and %q into a quote, so
 // those come back as %r and %q.
 std::string quoted(std::span<const std::uint8_t> text) {
@@ -87,6 +85,8 @@ std::string number_text(double v) {
     s += ".0";
   return s;
 }
+
+namespace {
 
 std::string named(NamedParam kind, std::uint16_t code, std::string_view what, const DecodeContext& c) {
   if (auto n = param_value_name(kind, code)) return std::string(*n);

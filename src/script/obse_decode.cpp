@@ -13,12 +13,6 @@ namespace {
 
 constexpr char kVarTypeLetter[] = {'f', 's', 't', 'a', 'r'};
 
-std::string number_text(double v) {
-  std::string s = fmt::format("{}", v);
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return s;
-}
-
 std::string wrap(const Operand& o, bool paren) { return paren ? "(" + o.text + ")" : o.text; }
 
 class ObseDecoder {
@@ -74,7 +68,7 @@ class ObseDecoder {
         case obse_token::kString: {
           std::uint16_t n = r.u16("string length");
           auto text = r.bytes(n, "string");
-          stack.push_back({string_literal(text)});
+          stack.push_back({quoted(text)});
           break;
         }
         case obse_token::kForm: stack.push_back({c_.ref(r.u16("reference index"))}); break;
@@ -198,16 +192,6 @@ class ObseDecoder {
       if (ch == ' ' && depth == 0) simple = false;
     }
     return simple ? a : "(" + a + ")";
-  }
-  std::string string_literal(std::span<const std::uint8_t> text) {
-    // The compiler turned %r into a line break and %q into a quote; write them back that way.
-    std::string s = "\"";
-    for (std::uint8_t b : text) {
-      if (b == '\n') s += "%r";
-      else if (b == '"') s += "%q";
-      else s += static_cast<char>(b);
-    }
-    return s + "\"";
   }
 
   DecodeContext& c_;
