@@ -928,9 +928,14 @@ class StatementCompiler {
       while (true) {
         while (t.peek().is(",")) t.next();
         if (t.at_end()) break;
-        const Token& b = t.next();
-        if (b.kind != TokenKind::String) c_.fail(b, "expected a quoted button text");
-        std::string bt = obse_string(b.text);
+        std::string bt;
+        if (is_string_var_text(t)) {
+          bt = take_string_var_text(t);
+        } else {
+          const Token& b = t.next();
+          if (b.kind != TokenKind::String) c_.fail(b, "expected a quoted button text");
+          bt = obse_string(b.text);
+        }
         buttons.u16(1);
         buttons.u16(static_cast<std::uint16_t>(bt.size()));
         buttons.text(bt);
