@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,13 +16,21 @@
 
 namespace tesmod::script::detail {
 
+// The vanilla variable code: 's' for integers (string_var included), 'f' for the rest.
+inline std::uint8_t vanilla_code(ObseVarType type) {
+  return type == ObseVarType::Integer || type == ObseVarType::String ? 's' : 'f';
+}
+
+// The type a declaration keyword gives (short/long/int, float, ref/reference, string_var,
+// array_var), or nothing when the word is not one.
+std::optional<ObseVarType> declaration_type(const Token& keyword);
+
 struct Local {
   std::string name;
   std::uint32_t index = 0;
   ObseVarType type = ObseVarType::Float;
-  bool integer() const { return type == ObseVarType::Integer || type == ObseVarType::String; }
-  // The vanilla variable code: 's' for integers (string_var included), 'f' for the rest.
-  std::uint8_t vanilla_code() const { return integer() ? 's' : 'f'; }
+  bool integer() const { return detail::vanilla_code(type) == 's'; }
+  std::uint8_t vanilla_code() const { return detail::vanilla_code(type); }
 };
 
 // A variable of another script, as addressed through a reference-list entry.
@@ -70,6 +79,12 @@ class Bytes {
     u16(static_cast<std::uint16_t>(v));
     u16(static_cast<std::uint16_t>(v >> 16));
   }
+  void f64(double v) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    u32(static_cast<std::uint32_t>(bits));
+    u32(static_cast<std::uint32_t>(bits >> 32));
+  }
   void append(const Bytes& o) { b.insert(b.end(), o.b.begin(), o.b.end()); }
   void text(std::string_view s) { b.insert(b.end(), s.begin(), s.end()); }
   std::size_t size() const { return b.size(); }
@@ -116,6 +131,9 @@ class CompileContext {
   // Reference-list entries, found or added (first use order).
   std::uint16_t ref_entry(const std::string& key, ScriptRef entry);
   std::uint16_t ref_for_local(const Local& v);
+  // The reference-list entry of a resolved `owner` in owner.var / owner.Command: a local ref
+  // variable or a form; anything else is an error at owner_token.
+  std::uint16_t owner_entry(const Resolved& owner, const Token& owner_token);
   bool hinted_global(std::uint16_t ref_index) const;
 
   // A name used as an object: a local ref variable, a form (SCRO) or a global. In OBSE code
@@ -135,11 +153,10 @@ class CompileContext {
 
 // Vanilla statement-level pieces used by the OBSE part.
 void vanilla_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out, bool always_count);
-void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out, bool in_parens);
+void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out);
 
 // OBSE pieces used by the vanilla part.
 void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out);
-void obse_expression(CompileContext& c, Tokens& t, Bytes& out);
 void obse_function_header(CompileContext& c, Tokens& t, Bytes& out);
 // %r -> line break, %q -> quote, as OBSE does to every string literal it compiles.
 std::string obse_string(std::string_view text);

@@ -49,13 +49,18 @@ const Local* CompileContext::local(std::string_view name) const {
   return nullptr;
 }
 
+std::optional<ObseVarType> declaration_type(const Token& k) {
+  if (k.is("short") || k.is("long") || k.is("int")) return ObseVarType::Integer;
+  if (k.is("float")) return ObseVarType::Float;
+  if (k.is("ref") || k.is("reference")) return ObseVarType::Ref;
+  if (k.is("string_var")) return ObseVarType::String;
+  if (k.is("array_var")) return ObseVarType::Array;
+  return std::nullopt;
+}
+
 void CompileContext::declare(const Token& keyword, const Token& name) {
   if (!name.is_word()) fail(name, "expected a variable name after " + std::string(keyword.text));
-  ObseVarType type = ObseVarType::Float;
-  if (keyword.is("short") || keyword.is("long") || keyword.is("int")) type = ObseVarType::Integer;
-  else if (keyword.is("ref") || keyword.is("reference")) type = ObseVarType::Ref;
-  else if (keyword.is("string_var")) type = ObseVarType::String;
-  else if (keyword.is("array_var")) type = ObseVarType::Array;
+  const ObseVarType type = declaration_type(keyword).value_or(ObseVarType::Float);
   // The editor accepts a second declaration of a name (and names that are also commands).
   if (local(name.text)) return;
   Local v{std::string(name.text), 0, type};
@@ -178,7 +183,7 @@ Resolved CompileContext::resolve(const Token& name, bool obse) {
     r.local = v;
     return r;
   }
-  if (const CommandInfo* cmd = find_command(name.text); cmd && !form_escape(name.text)) {
+  if (const CommandInfo* cmd = find_command(name.text)) {
     // A form whose EditorID is also a command name loses to the command, as in the editor.
     r.kind = Resolved::Kind::Command;
     r.command = cmd;
@@ -192,35 +197,29 @@ namespace {
 
 // Declared type of a variable in a script's source (OBSE V tokens need the keyword).
 std::optional<ObseVarType> declared_type(const ScriptData& s, std::string_view var) {
-  std::size_t start = 0;
-  while (start <= s.source.size()) {
-    std::size_t end = s.source.find('\n', start);
-    if (end == std::string::npos) end = s.source.size();
-    auto toks = tokenize(std::string_view(s.source).substr(start, end - start));
-    if (toks.size() >= 3 && toks[1].is_word() && ascii::iequals(toks[1].text, var)) {
-      const Token& k = toks[0];
-      if (k.is("short") || k.is("long") || k.is("int")) return ObseVarType::Integer;
-      if (k.is("float")) return ObseVarType::Float;
-      if (k.is("ref") || k.is("reference")) return ObseVarType::Ref;
-      if (k.is("string_var")) return ObseVarType::String;
-      if (k.is("array_var")) return ObseVarType::Array;
-    }
-    start = end + 1;
+  for (std::string_view line : split_lines(s.source)) {
+    auto toks = tokenize(line);
+    if (toks.size() >= 3 && toks[1].is_word() && ascii::iequals(toks[1].text, var))
+      if (auto type = declaration_type(toks[0])) return type;
   }
   return std::nullopt;
 }
 
 }  // namespace
 
+std::uint16_t CompileContext::owner_entry(const Resolved& owner, const Token& owner_token) {
+  if (owner.kind == Resolved::Kind::Local) {
+    if (owner.local->type != ObseVarType::Ref)
+      fail(owner_token, fmt::format("'{}' is not a ref variable", owner_token.text));
+    return ref_for_local(*owner.local);
+  }
+  if (owner.kind == Resolved::Kind::Form || owner.kind == Resolved::Kind::Global) return owner.ref_index;
+  fail(owner_token, fmt::format("unknown reference '{}'", owner_token.text));
+}
+
 RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_token, const Token& var) {
   RemoteVar rv;
-  if (owner.kind == Resolved::Kind::Local) {
-    rv.ref_index = ref_for_local(*owner.local);
-  } else if (owner.kind == Resolved::Kind::Form || owner.kind == Resolved::Kind::Global) {
-    rv.ref_index = owner.ref_index;
-  } else {
-    fail(owner_token, fmt::format("'{}' is not a reference, quest or local ref variable", owner_token.text));
-  }
+  rv.ref_index = owner_entry(owner, owner_token);
   // Escape from the decompiler: @s5 / @f5 (vanilla) or @t5, @a5, @r5 (OBSE types).
   if (var.text.size() >= 3 && var.text[0] == '@') {
     const char k = static_cast<char>(ascii::to_lower(var.text.substr(1, 1))[0]);
@@ -311,13 +310,6 @@ std::pair<std::string, double> read_number(Tokens& t) {
   return {text, std::strtod(text.c_str(), nullptr)};
 }
 
-void write_double(Bytes& out, double v) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &v, 8);
-  out.u32(static_cast<std::uint32_t>(bits));
-  out.u32(static_cast<std::uint32_t>(bits >> 32));
-}
-
 // A variable as a vanilla argument or message variable: local, global or ref.var.
 bool vanilla_variable(CompileContext& c, Tokens& t, Bytes& out) {
   const Token& name = t.peek();
@@ -330,7 +322,7 @@ bool vanilla_variable(CompileContext& c, Tokens& t, Bytes& out) {
     t.next(), t.next(), t.next();
     out.u8(op::kRefPrefix);
     out.u16(rv.ref_index);
-    out.u8(rv.type == ObseVarType::Integer || rv.type == ObseVarType::String ? op::kShortLocal : op::kFloatLocal);
+    out.u8(vanilla_code(rv.type));
     out.u16(static_cast<std::uint16_t>(rv.index));
     return true;
   }
@@ -431,7 +423,7 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
         auto [text, value] = read_number(t);
         if (type == param::kFloat) {
           out.u8(op::kDouble);
-          write_double(out, value);
+          out.f64(value);
         } else {
           out.u8(op::kLong);
           out.u32(static_cast<std::uint32_t>(static_cast<std::int32_t>(value)));
@@ -518,19 +510,16 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
     t.next();
     const Token& member = t.next();
     Resolved owner = c.resolve(owner_tok, false);
-    if (owner.kind == Resolved::Kind::Command || owner.kind == Resolved::Kind::None)
-      c.fail(owner_tok, fmt::format("unknown reference '{}'", owner_tok.text));
     if (const CommandInfo* cmd = find_command(member.text)) {
-      std::uint16_t idx = owner.kind == Resolved::Kind::Local ? c.ref_for_local(*owner.local) : owner.ref_index;
       out.u8(op::kRefPrefix);
-      out.u16(idx);
+      out.u16(c.owner_entry(owner, owner_tok));
       expression_call(c, t, *cmd, out);
       return;
     }
     RemoteVar rv = c.remote_var(owner, owner_tok, member);
     out.u8(op::kRefPrefix);
     out.u16(rv.ref_index);
-    out.u8(rv.type == ObseVarType::Integer || rv.type == ObseVarType::String ? op::kShortLocal : op::kFloatLocal);
+    out.u8(vanilla_code(rv.type));
     out.u16(static_cast<std::uint16_t>(rv.index));
     return;
   }
@@ -556,7 +545,7 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
 
 }  // namespace
 
-void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out, bool in_parens) {
+void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out) {
   struct Pending {
     std::string_view text;
     int precedence;  // 0: '('
@@ -596,10 +585,7 @@ void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out, bool in_parens
         }
         emit(p);
       }
-      if (!found) {
-        if (in_parens) break;
-        c.fail(tok, "')' without a matching '('");
-      }
+      if (!found) c.fail(tok, "')' without a matching '('");
       t.next();
       continue;
     }
@@ -639,19 +625,11 @@ class StatementCompiler {
   StatementCompiler(CompileContext& c) : c_(c) {}
 
   ScriptData run(std::string_view source) {
-    std::size_t start = 0;
-    std::uint32_t line_no = 0;
-    while (start <= source.size()) {
-      std::size_t end = source.find('\n', start);
-      if (end == std::string_view::npos) end = source.size();
-      ++line_no;
-      c_.line = line_no;
-      Tokens t{tokenize(source.substr(start, end - start))};
+    for (std::string_view line : split_lines(source)) {
+      ++c_.line;
+      Tokens t{tokenize(line)};
       if (!t.at_end()) statement(t);
-      if (end == source.size()) break;
-      start = end + 1;
     }
-    c_.line = line_no;
     if (block_start_) c_.fail(1, "the script ends inside a Begin block (End is missing)");
     if (!ifs_.empty()) c_.fail(1, "the script ends inside an If block (EndIf is missing)");
     ScriptData s;
@@ -673,12 +651,11 @@ class StatementCompiler {
   }
 
  private:
-  // Starts a counted statement; returns its offset.
-  std::size_t begin_statement() {
+  // Starts a counted statement.
+  void begin_statement() {
     if (!c_.options.result_script && !block_start_)
       c_.fail(1, "code outside a Begin/End block");
     ++statements_;
-    return code_.size();
   }
 
   void statement(Tokens& t) {
@@ -690,8 +667,7 @@ class StatementCompiler {
       code_.u16(0);
       return;
     }
-    if (first.is("short") || first.is("long") || first.is("int") || first.is("float") || first.is("ref") ||
-        first.is("reference") || first.is("string_var") || first.is("array_var")) {
+    if (declaration_type(first)) {
       const Token& kw = t.next();
       c_.declare(kw, t.next());
       return;
@@ -772,7 +748,7 @@ class StatementCompiler {
     code_.u16(0);
     Bytes expr;
     if (t.at_end()) c_.fail(t.peek(), "If without a condition");
-    vanilla_expression(c_, t, expr, false);
+    vanilla_expression(c_, t, expr);
     code_.u16(static_cast<std::uint16_t>(expr.size()));
     code_.append(expr);
     code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
@@ -828,7 +804,7 @@ class StatementCompiler {
     if (!t.peek().is("to")) c_.fail(t.peek(), "expected 'to' after the Set target");
     t.next();
     Bytes expr;
-    vanilla_expression(c_, t, expr, false);
+    vanilla_expression(c_, t, expr);
     code_.u16(static_cast<std::uint16_t>(expr.size()));
     code_.append(expr);
     code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
@@ -839,15 +815,7 @@ class StatementCompiler {
     const CommandInfo* cmd = nullptr;
     std::optional<std::uint16_t> calling;
     if (t.peek(1).is(".") && t.peek(2).is_word()) {
-      Resolved owner = c_.resolve(first, false);
-      if (owner.kind == Resolved::Kind::Local) {
-        if (owner.local->type != ObseVarType::Ref) c_.fail(first, fmt::format("'{}' is not a ref variable", first.text));
-        calling = c_.ref_for_local(*owner.local);
-      } else if (owner.kind == Resolved::Kind::Form || owner.kind == Resolved::Kind::Global) {
-        calling = owner.ref_index;
-      } else {
-        c_.fail(first, fmt::format("unknown reference '{}'", first.text));
-      }
+      calling = c_.owner_entry(c_.resolve(first, false), first);
       t.next();
       t.next();
       const Token& name = t.next();
@@ -858,7 +826,7 @@ class StatementCompiler {
       cmd = find_command(name.text);
       if (!cmd) c_.fail(name, fmt::format("unknown command or statement '{}'", name.text));
     }
-    const std::size_t at = begin_statement();
+    begin_statement();
     if (calling) {
       code_.u16(op::kDot);
       code_.u16(*calling);
@@ -889,7 +857,6 @@ class StatementCompiler {
       }
       case ParseStyle::Null: break;
     }
-    (void)at;
     code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
   }
 

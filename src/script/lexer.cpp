@@ -18,6 +18,20 @@ constexpr std::array<std::string_view, 20> kTwoCharOps = {":=", "+=", "-=", "*="
 
 }  // namespace
 
+std::vector<std::string_view> split_lines(std::string_view source) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) {
+      lines.push_back(source.substr(start));
+      return lines;
+    }
+    lines.push_back(source.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
 bool Token::is(std::string_view op) const {
   if (kind == TokenKind::Operator) return text == op;
   if (kind == TokenKind::Word) return ascii::iequals(text, op);

@@ -20,6 +20,9 @@ struct Token {
   bool is_word() const { return kind == TokenKind::Word; }
 };
 
+// The lines of a script source, split at '\n' (a '\r' before it stays; the tokenizer skips it).
+std::vector<std::string_view> split_lines(std::string_view source);
+
 // The tokens of a line, then one End token. Words are identifiers, keywords and EditorIDs
 // (which may start with a digit); `@`-prefixed words are FormID and variable escapes written by
 // the decompiler.

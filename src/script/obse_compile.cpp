@@ -12,8 +12,6 @@
 namespace tesmod::script::detail {
 namespace {
 
-constexpr std::uint8_t kSubscript = 0x18, kMember = 0x23;
-
 void write_number(Bytes& out, std::string_view text, const Token& at, CompileContext& c) {
   std::string s(text);
   char* end = nullptr;
@@ -34,10 +32,7 @@ void write_number(Bytes& out, std::string_view text, const Token& at, CompileCon
     return;
   }
   out.u8(obse_token::kDouble);
-  std::uint64_t bits;
-  std::memcpy(&bits, &v, 8);
-  out.u32(static_cast<std::uint32_t>(bits));
-  out.u32(static_cast<std::uint32_t>(bits >> 32));
+  out.f64(v);
 }
 
 void write_string(Bytes& out, std::string_view text) {
@@ -217,12 +212,7 @@ class ObseParser {
       t_.next();
       const Token& member = t_.next();
       Resolved owner = c_.resolve(name, true);
-      if (owner.kind == Resolved::Kind::Command || owner.kind == Resolved::Kind::None)
-        c_.fail(name, fmt::format("unknown reference '{}'", name.text));
-      if (const CommandInfo* cmd = find_command(member.text)) {
-        std::uint16_t idx = owner.kind == Resolved::Kind::Local ? c_.ref_for_local(*owner.local) : owner.ref_index;
-        return command_token(*cmd, idx, out);
-      }
+      if (const CommandInfo* cmd = find_command(member.text)) return command_token(*cmd, c_.owner_entry(owner, name), out);
       RemoteVar rv = c_.remote_var(owner, name, member);
       return write_variable(out, rv.type, rv.ref_index, rv.index);
     }
@@ -257,8 +247,6 @@ class ObseParser {
 };
 
 }  // namespace
-
-void obse_expression(CompileContext& c, Tokens& t, Bytes& out) { ObseParser(c, t).expression(out); }
 
 void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out) {
   ObseParser p(c, t);

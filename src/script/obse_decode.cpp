@@ -33,11 +33,8 @@ class ObseDecoder {
       return c_.local(index);
     }
     c_.note_remote(ref, index, static_cast<ObseVarType>(type));
-    std::string name = c_.remote_var(ref, 'x', index);
-    // remote_var falls back to `owner.@x<index>`; carry the OBSE type letter instead.
-    auto pos = name.rfind(".@x");
-    if (pos != std::string::npos) name = name.substr(0, pos) + ".@" + kVarTypeLetter[type] + std::to_string(index);
-    return name;
+    // A variable of an unavailable script comes out as `owner.@<type letter><index>`.
+    return c_.remote_var(ref, static_cast<std::uint8_t>(kVarTypeLetter[type]), index);
   }
 
   // One postfix token stream ending at end.
@@ -79,24 +76,23 @@ class ObseDecoder {
           break;
         }
         case obse_token::kVariable: stack.push_back({variable()}); break;
-        case obse_token::kCommand: stack.push_back(command_token(at)); break;
+        case obse_token::kCommand: stack.push_back(command_token()); break;
         default: {
           const ObseOperator* op = obse_operator(t);
           if (!op) c_.fail(at, fmt::format("unknown OBSE expression token 0x{:02X}", t));
           if (op->unary) {
             Operand o = pop(at);
             stack.push_back({std::string(op->text) + wrap(o, o.precedence < op->precedence), op->precedence});
-          } else if (op->code == 0x18) {  // subscript
+          } else if (op->code == kSubscript) {
             Operand idx = pop(at), arr = pop(at);
             stack.push_back({wrap(arr, arr.precedence < op->precedence) + "[" + idx.text + "]", op->precedence});
           } else {
             Operand rhs = pop(at), lhs = pop(at);
             bool lp = op->right_assoc ? lhs.precedence <= op->precedence : lhs.precedence < op->precedence;
             bool rp = op->right_assoc ? rhs.precedence < op->precedence : rhs.precedence <= op->precedence;
-            if (op->code == 0x23) rp = false;  // a->b: b is a bare member name
-            std::string rtext = op->code == 0x23 ? member_name(rhs.text) : wrap(rhs, rp);
-            stack.push_back({wrap(lhs, lp) + " " + std::string(op->text) + " " + rtext, op->precedence});
-            if (op->code == 0x23) stack.back().text = wrap(lhs, lp) + "->" + rtext;
+            std::string text = op->code == kMember ? wrap(lhs, lp) + "->" + member_name(rhs.text)  // b: a bare name
+                                                   : wrap(lhs, lp) + " " + std::string(op->text) + " " + wrap(rhs, rp);
+            stack.push_back({std::move(text), op->precedence});
           }
         }
       }
@@ -115,9 +111,7 @@ class ObseDecoder {
       const std::size_t at = r.position();
       std::uint16_t len = r.u16("argument length");
       if (len < 2 || at + len > end) c_.fail(at, fmt::format("OBSE argument of {} bytes does not fit", len));
-      Operand o{expression(at + len), 0};
-      args.push_back(o.text);
-      arg_precedence_.push_back(last_precedence(o.text));
+      args.push_back(expression(at + len));
     }
     if (r.position() != end) c_.fail(r.position(), "OBSE argument list ends before its length says");
     return args;
@@ -145,7 +139,7 @@ class ObseDecoder {
     return out;
   }
 
-  Operand command_token(std::size_t at) {
+  Operand command_token() {
     auto& r = c_.r;
     std::uint16_t ref = r.u16("calling reference");
     const std::size_t oat = r.position();
@@ -155,6 +149,7 @@ class ObseDecoder {
     if (len < 2 || lat + len > c_.script.bytecode.size()) c_.fail(lat, "command token length does not fit");
     const std::size_t end = lat + len;
     std::string text;
+    bool has_args;
     if (cmd.parse == ParseStyle::Default) {
       // Vanilla arguments, always with the count (0 when the command takes none).
       std::uint16_t count = r.u16("argument count");
@@ -163,15 +158,14 @@ class ObseDecoder {
       text = cmd.name;
       for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
       if (r.position() != end) c_.fail(r.position(), fmt::format("{} arguments end before the token length says", cmd.name));
-      has_args_ = count > 0;
+      has_args = count > 0;
     } else {
       text = call_args(cmd, end);
-      has_args_ = text.size() > cmd.name.size();
+      has_args = text.size() > cmd.name.size();
     }
-    (void)at;
     if (ref) text = c_.ref(ref) + "." + text;
     // A call with arguments swallows what follows it; as an operand it needs parentheses.
-    return {text, has_args_ ? 0 : kAtom};
+    return {text, has_args ? 0 : kAtom};
   }
 
  private:
@@ -179,7 +173,6 @@ class ObseDecoder {
     if (quoted.size() >= 2 && quoted.front() == '"' && quoted.back() == '"') return quoted.substr(1, quoted.size() - 2);
     return quoted;
   }
-  static int last_precedence(const std::string&) { return 0; }
   static std::string paren_if_compound(const std::string& a) {
     bool simple = true;
     int depth = 0;
@@ -195,8 +188,6 @@ class ObseDecoder {
   }
 
   DecodeContext& c_;
-  std::vector<int> arg_precedence_;
-  bool has_args_ = false;
 };
 
 }  // namespace

@@ -70,7 +70,8 @@ void PluginNames::add_file(const PluginFile& file, const std::vector<std::uint32
     entry.info.type = e.type;
     bool is_script = e.type == kSCPT;
     std::vector<Field> script_fields;
-    const ErrorContext where = file.context(e);
+    // Errors here are swallowed, so the context need not look up the record's EditorID.
+    const ErrorContext where{file.name(), e.offset, RecordRef{e.type, e.id, {}}};
     SubrecordCursor cursor(body, where, e.is_compressed() ? Error::kNoOffset : e.offset + file.header_size());
     SubrecordView v;
     while (true) {
@@ -93,7 +94,7 @@ void PluginNames::add_file(const PluginFile& file, const std::vector<std::uint32
     }
     if (is_script) {
       try {
-        scripts_[entry.info.form_id] = decode_script(script_fields, file.context(e));
+        scripts_[entry.info.form_id] = decode_script(script_fields, where);
       } catch (const Error&) {
       }
     }

@@ -11,6 +11,8 @@
 #include "tesmod/script/decompiler.hpp"
 #include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/plugin_scripts.hpp"
+#include "compile_context.hpp"
+#include "lexer.hpp"
 
 namespace tesmod::script {
 namespace {
@@ -82,54 +84,23 @@ std::optional<std::pair<std::size_t, std::size_t>> first_statement_difference(st
   return std::pair(n < sa.size() ? sa[n] : a.size(), n < sb.size() ? sb[n] : b.size());
 }
 
-std::array<std::uint8_t, 20> header_bytes(const ScriptHeader& h) {
-  std::array<std::uint8_t, 20> d{};
-  le::store<std::uint32_t>(d.data(), h.unused);
-  le::store<std::uint32_t>(d.data() + 4, h.ref_count);
-  le::store<std::uint32_t>(d.data() + 8, h.compiled_size);
-  le::store<std::uint32_t>(d.data() + 12, h.variable_count);
-  le::store<std::uint32_t>(d.data() + 16, h.type);
-  return d;
-}
-
 std::optional<ScriptDifference> presence(const char* field, bool original, bool compiled) {
   if (original == compiled) return std::nullopt;
   return ScriptDifference{field, 0, original ? "missing from the compiled script" : "not in the original", std::nullopt};
 }
 
-bool is_declaration(std::string_view word) {
-  for (std::string_view d : {"short", "long", "float", "ref", "reference", "int", "string_var", "array_var"})
-    if (ascii::iequals(word, d)) return true;
-  return false;
-}
-
-// 1-based numbers of the lines that compile to a statement.
+// 1-based numbers of the lines that compile to a statement: not blank, not only a comment,
+// not a declaration.
 std::vector<std::uint32_t> statement_lines(std::string_view source) {
+  // SCTX may end in a terminator.
+  while (!source.empty() && source.back() == '\0') source.remove_suffix(1);
   std::vector<std::uint32_t> lines;
   std::uint32_t number = 0;
-  std::size_t pos = 0;
-  while (pos <= source.size()) {
-    std::size_t end = source.find('\n', pos);
-    if (end == std::string_view::npos) end = source.size();
-    std::string_view line = source.substr(pos, end - pos);
+  for (std::string_view line : detail::split_lines(source)) {
     ++number;
-    pos = end + 1;
-    // A `;` outside a string starts a comment.
-    bool in_string = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      if (line[i] == '"') in_string = !in_string;
-      if (line[i] == ';' && !in_string) {
-        line = line.substr(0, i);
-        break;
-      }
-    }
-    // SCTX may end in a terminator.
-    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\0'; };
-    while (!line.empty() && space(line.front())) line.remove_prefix(1);
-    if (line.empty()) continue;
-    std::size_t w = 0;
-    while (w < line.size() && !space(line[w])) ++w;
-    if (!is_declaration(line.substr(0, w))) lines.push_back(number);
+    const auto tokens = detail::tokenize(line);
+    if (tokens.front().kind != detail::TokenKind::End && !detail::declaration_type(tokens.front()))
+      lines.push_back(number);
   }
   return lines;
 }
@@ -197,7 +168,7 @@ std::optional<ScriptDifference> compare_scripts(const ScriptData& a, const Scrip
   }
 
   if (auto d = presence("SCHR", a.has_header, b.has_header)) return d;
-  const auto ha = header_bytes(a.header), hb = header_bytes(b.header);
+  const auto ha = a.header.encode(), hb = b.header.encode();
   if (auto at = first_mismatch(ha, hb)) {
     static constexpr const char* kNames[] = {"unused", "reference count", "compiled size", "variable count", "type"};
     return ScriptDifference{"SCHR", *at,

@@ -15,6 +15,16 @@ constexpr Signature kSCHR("SCHR"), kSCDA("SCDA"), kSCTX("SCTX"), kSLSD("SLSD"), 
 
 }  // namespace
 
+std::array<std::uint8_t, 20> ScriptHeader::encode() const {
+  std::array<std::uint8_t, 20> d{};
+  le::store<std::uint32_t>(d.data(), unused);
+  le::store<std::uint32_t>(d.data() + 4, ref_count);
+  le::store<std::uint32_t>(d.data() + 8, compiled_size);
+  le::store<std::uint32_t>(d.data() + 12, variable_count);
+  le::store<std::uint32_t>(d.data() + 16, type);
+  return d;
+}
+
 LocalVariable LocalVariable::make(std::uint32_t index, bool integer, std::string name) {
   LocalVariable v;
   v.index = index;
@@ -103,15 +113,7 @@ ScriptData decode_script(std::span<const Field> fields, const ErrorContext& wher
 
 std::vector<Field> encode_script(const ScriptData& s) {
   std::vector<Field> out;
-  if (s.has_header) {
-    std::vector<std::uint8_t> d(20);
-    le::store<std::uint32_t>(d.data(), s.header.unused);
-    le::store<std::uint32_t>(d.data() + 4, s.header.ref_count);
-    le::store<std::uint32_t>(d.data() + 8, s.header.compiled_size);
-    le::store<std::uint32_t>(d.data() + 12, s.header.variable_count);
-    le::store<std::uint32_t>(d.data() + 16, s.header.type);
-    out.push_back(Field::bytes(kSCHR, d));
-  }
+  if (s.has_header) out.push_back(Field::bytes(kSCHR, s.header.encode()));
   if (s.has_bytecode) out.push_back(Field::bytes(kSCDA, s.bytecode));
   if (s.has_source)
     out.push_back(Field::bytes(kSCTX, std::span(reinterpret_cast<const std::uint8_t*>(s.source.data()), s.source.size())));

@@ -23,6 +23,8 @@ struct ScriptHeader {  // SCHR, 20 bytes
   std::uint32_t compiled_size = 0;   // bytes of SCDA
   std::uint32_t variable_count = 0;  // highest local index ever handed out
   std::uint32_t type = 0;            // ScriptType
+
+  std::array<std::uint8_t, 20> encode() const;
 };
 
 // One SLSD (24 bytes) and the SCVR name after it. Bytes 4-15 and 17-23 of SLSD are not written
