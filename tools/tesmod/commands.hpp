@@ -31,6 +31,10 @@ Command add_dump(CLI::App& app, Common& common);
 Command add_verify(CLI::App& app, Common& common);
 Command add_rewrite(CLI::App& app, Common& common);
 Command add_script(CLI::App& app, Common& common);
+Command add_conditions(CLI::App& app, Common& common);
+Command add_vmad(CLI::App& app, Common& common);
+Command add_pack(CLI::App& app, Common& common);
+Command add_save(CLI::App& app, Common& common);
 
 // Adds --encoding and --threads to a subcommand.
 void add_common_options(CLI::App& sub, Common& common);

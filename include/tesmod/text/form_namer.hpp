@@ -1,0 +1,31 @@
+// How FormIDs appear in text and are read back from it. Renderers of fields (conditions, VMAD,
+// packages) take a FormNamer so that they show EditorIDs when the plugin or its masters define
+// them, and `Plugin.esm:00ABCDEF` otherwise, without knowing where the names come from.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tesmod::text {
+
+class FormNamer {
+ public:
+  virtual ~FormNamer() = default;
+  // The text for a FormID as stored in the plugin (its top byte indexes the master list).
+  virtual std::string name(std::uint32_t form_id) const = 0;
+  // The stored FormID for a text that name() produced (or any EditorID / hex form the namer
+  // accepts); nullopt when the text names nothing known.
+  virtual std::optional<std::uint32_t> resolve(std::string_view text) const = 0;
+};
+
+// Names every FormID as 8 hex digits (`0001ABCD`) and reads back 1-8 hex digits with an
+// optional 0x. For output where no plugin is at hand.
+class HexFormNamer final : public FormNamer {
+ public:
+  std::string name(std::uint32_t form_id) const override;
+  std::optional<std::uint32_t> resolve(std::string_view text) const override;
+};
+
+}  // namespace tesmod::text

@@ -1,0 +1,3 @@
+# Sources of the condition area.
+target_sources(tesmod PRIVATE
+)

@@ -1,0 +1,3 @@
+# Sources of the package area.
+target_sources(tesmod PRIVATE
+)

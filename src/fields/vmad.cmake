@@ -1,0 +1,3 @@
+# Sources of the vmad area.
+target_sources(tesmod PRIVATE
+)

@@ -1,0 +1,3 @@
+# Sources of the save area.
+target_sources(tesmod PRIVATE
+)

@@ -1,0 +1,3 @@
+# Tests of the condition area.
+target_sources(tesmod_tests PRIVATE
+)

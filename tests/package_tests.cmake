@@ -1,0 +1,3 @@
+# Tests of the package area.
+target_sources(tesmod_tests PRIVATE
+)
