@@ -1,6 +1,7 @@
 // State shared by the decompiler's parts: the bytecode cursor and how indexes become names.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ std::string quoted(std::span<const std::uint8_t> text);
 // The shortest text that reads back as the same double, with a decimal point.
 std::string number_text(double v);
 
+// Which reference-list entries for the player vanilla and OBSE code use.
+struct PlayerUses {
+  std::set<std::uint16_t> vanilla, obse;
+};
+
 class DecodeContext {
  public:
   DecodeContext(const ScriptData& script, const DecompileOptions& options);
@@ -37,6 +43,12 @@ class DecodeContext {
   std::set<std::uint32_t> string_vars, array_vars;
   // When set, how the reference list is used is noted here (verify-mode hints).
   Hints* usage = nullptr;
+  // Inside OBSE expression code (>0), where the compiler keys every name of the player alike.
+  int obse_depth = 0;
+  // When set, the reference-list entries for the player are noted here as they are used.
+  PlayerUses* player_uses = nullptr;
+  // Names for reference-list entries of the player, when the list has more than one.
+  std::map<std::uint16_t, std::string> player_names;
   void note_global(std::uint16_t ref_index) {
     if (usage) usage->refs[ref_index].global = true;
   }

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -42,6 +45,10 @@ std::string DecodeContext::ref(std::uint16_t index) const {
   if (usage && std::find(usage->first_use.begin(), usage->first_use.end(), index) == usage->first_use.end())
     usage->first_use.push_back(index);
   if (e.kind == ScriptRef::Kind::Variable) return local(static_cast<std::uint16_t>(e.value));
+  if (e.value == kPlayerRef) {
+    if (player_uses) (obse_depth ? player_uses->obse : player_uses->vanilla).insert(index);
+    if (auto it = player_names.find(index); it != player_names.end()) return it->second;
+  }
   return form(e.value);
 }
 
@@ -80,9 +87,16 @@ std::string quoted(std::span<const std::uint8_t> text) {
 // Shortest text that reads back as the same double.
 std::string number_text(double v) {
   std::string s = fmt::format("{}", v);
-  if (s.find_first_of(".e") == std::string::npos && s.find("inf") == std::string::npos &&
-      s.find("nan") == std::string::npos)
-    s += ".0";
+  if (s.find("inf") != std::string::npos || s.find("nan") != std::string::npos) return s;
+  if (s.find('e') != std::string::npos) {
+    // Script tokenizers read no exponents: write the shortest fixed form that reads back.
+    for (int digits = 1; digits <= 400; ++digits) {
+      s = fmt::format("{:.{}f}", v, digits);
+      if (std::strtod(s.c_str(), nullptr) == v) break;
+    }
+    while (s.ends_with('0') && !s.ends_with(".0")) s.pop_back();
+  }
+  if (s.find('.') == std::string::npos) s += ".0";
   return s;
 }
 
@@ -480,9 +494,45 @@ class Decompiler {
 
 }  // namespace detail
 
+namespace {
+
+// The editor keys the reference list by name: vanilla code's `player` and `PlayerRef` get
+// entries of their own, while OBSE code names the player `PlayerRef` whichever it writes. A first
+// pass finds which entries for the player each kind of code uses, and the names are chosen so
+// that each entry compiles back to itself: `PlayerRef` for an entry OBSE code uses, then
+// `player` and `PlayerRef` in list order for the others.
+std::map<std::uint16_t, std::string> player_names(const ScriptData& script, const DecompileOptions& options) {
+  std::map<std::uint16_t, std::string> names;
+  const ScriptRef player{ScriptRef::Kind::Object, kPlayerRef};
+  if (std::find(script.refs.begin(), script.refs.end(), player) == script.refs.end()) return names;
+  detail::PlayerUses uses;
+  detail::Decompiler first(script, options);
+  first.context().player_uses = &uses;
+  try {
+    first.run();
+  } catch (const Error&) {
+    return names;  // the real pass reports it
+  }
+  std::vector<std::string> free_names{"player", "PlayerRef"};
+  for (std::uint16_t index : uses.obse) {
+    names[index] = "PlayerRef";
+    std::erase(free_names, "PlayerRef");
+  }
+  for (std::uint16_t index : uses.vanilla) {
+    if (names.contains(index) || free_names.empty()) continue;
+    names[index] = free_names.front();
+    free_names.erase(free_names.begin());
+  }
+  return names;
+}
+
+}  // namespace
+
 std::string decompile(const ScriptData& script, const DecompileOptions& options) {
   try {
-    return detail::Decompiler(script, options).run();
+    detail::Decompiler d(script, options);
+    d.context().player_names = player_names(script, options);
+    return d.run();
   } catch (const Error& e) {
     // Without the file offset of SCDA (compressed records), a short read's position is only a
     // position in the compiled script; say so rather than pass it off as a file offset.

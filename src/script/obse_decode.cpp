@@ -17,7 +17,10 @@ std::string wrap(const Operand& o, bool paren) { return paren ? "(" + o.text + "
 
 class ObseDecoder {
  public:
-  explicit ObseDecoder(DecodeContext& c) : c_(c) {}
+  explicit ObseDecoder(DecodeContext& c) : c_(c) { ++c_.obse_depth; }
+  ~ObseDecoder() { --c_.obse_depth; }
+  ObseDecoder(const ObseDecoder&) = delete;
+  ObseDecoder& operator=(const ObseDecoder&) = delete;
 
   // A variable token's name; notes string/array locals for the declarations.
   std::string variable() {
@@ -174,7 +177,8 @@ class ObseDecoder {
     return quoted;
   }
   static std::string paren_if_compound(const std::string& a) {
-    bool simple = true;
+    // `&` (box) and `*` (unbox) are binary operators too: after an argument they would join it.
+    bool simple = !a.starts_with('&') && !a.starts_with('*');
     int depth = 0;
     bool in_string = false;
     for (char ch : a) {

@@ -105,7 +105,7 @@ TEST(ScriptCorpus, EveryScriptDecompiles) {
   EXPECT_GT(total, 800u);
 }
 
-// The byte-identical share is held at what the compiler reached (96.9 % and 97.3 % when
+// The byte-identical share is held at what the compiler reached (96.9 % and 98.1 % when
 // written); the failures left are listed in the issue notes.
 TEST(ScriptCorpus, CompileFigures) {
   TESMOD_REQUIRE_CORPUS();
@@ -125,7 +125,7 @@ TEST(ScriptCorpus, CompileFigures) {
       ++first_words[std::string(to_string(f.check)) + ": " + (f.field.empty() ? f.message.substr(0, 40) : f.field)];
   }
   EXPECT_GE(all.compile.identical * 1000, all.compile.total * 967);
-  EXPECT_GE(all.decompile.identical * 1000, all.decompile.total * 970);
+  EXPECT_GE(all.decompile.identical * 1000, all.decompile.total * 980);
   std::cout << "[ script check ] compile " << all.compile.identical << "/" << all.compile.total << " identical, decompile "
             << all.decompile.identical << "/" << all.decompile.total << " identical, " << all.hinted << " used hints\n";
   std::vector<std::pair<std::size_t, std::string>> top;

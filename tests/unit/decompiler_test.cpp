@@ -5,6 +5,7 @@
 #include <map>
 
 #include "tesmod/io/ascii.hpp"
+#include "tesmod/script/compiler.hpp"
 #include "tesmod/script/decompiler.hpp"
 
 using namespace tesmod;
@@ -124,4 +125,49 @@ TEST(Decompiler, BadBytecodeIsAnErrorNamingTheByte) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("Broken"), std::string::npos) << e.what();
   }
+}
+
+namespace {
+
+// Compiles source, decompiles the result and compiles that again: the two compiles must agree.
+std::string round_trip(const std::string& source, const NameSource* names = nullptr) {
+  CompileOptions co;
+  co.names = names;
+  const ScriptData first = compile(source, co).script;
+  DecompileOptions d;
+  d.names = names;
+  d.script_name = "t";
+  const std::string text = decompile(first, d);
+  const ScriptData second = compile(text, co).script;
+  EXPECT_EQ(second.bytecode, first.bytecode) << text;
+  EXPECT_EQ(second.refs, first.refs) << text;
+  return text;
+}
+
+}  // namespace
+
+TEST(Decompiler, NumbersComeBackWithoutExponents) {
+  // Script tokenizers read no exponent: 1e-11 would come back as other tokens.
+  const std::string text = round_trip("scn t\nfloat f\nBegin GameMode\nLet f := 0.00000000001\nLet f := 100000000000000000000\nEnd\n");
+  EXPECT_NE(text.find("0.00000000001"), std::string::npos) << text;
+  EXPECT_NE(text.find("100000000000000000000.0"), std::string::npos) << text;
+  EXPECT_EQ(text.find("e-"), std::string::npos) << text;
+}
+
+TEST(Decompiler, PlayerAndPlayerRefKeepTheirOwnEntries) {
+  // Vanilla code gives `player` and `PlayerRef` separate reference-list entries.
+  const std::string text = round_trip(
+      "scn t\nBegin GameMode\nif player.GetDead == 0\nendif\nif PlayerRef.GetDead == 0\nendif\nEnd\n");
+  EXPECT_NE(text.find("player.GetDead"), std::string::npos) << text;
+  EXPECT_NE(text.find("PlayerRef.GetDead"), std::string::npos) << text;
+  // OBSE code names the player PlayerRef whichever it writes; vanilla code that shares its entry
+  // must say PlayerRef too.
+  const std::string shared = round_trip("scn t\nref r\nBegin GameMode\nLet r := player\nif PlayerRef.GetDead == 0\nendif\nEnd\n");
+  EXPECT_NE(shared.find("PlayerRef.GetDead"), std::string::npos) << shared;
+}
+
+TEST(Decompiler, BoxedArgumentsAreParenthesized) {
+  // `&x` after another argument would read as a binary `&`.
+  const std::string text = round_trip("scn t\narray_var a\nshort x\nBegin GameMode\nar_Insert a 0 ( &x )\nEnd\n");
+  EXPECT_NE(text.find("(&x)"), std::string::npos) << text;
 }
