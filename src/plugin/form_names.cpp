@@ -1,0 +1,178 @@
+#include "tesmod/plugin/form_names.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/io/thread_count.hpp"
+#include "tesmod/plugin/strings_file.hpp"
+
+namespace tesmod {
+namespace {
+
+struct FoundEditorId {
+  std::uint32_t form_id;  // as the file stores it
+  std::string editor_id;
+};
+
+// Every record of the file that has an EditorID, in file order; chunks of the index are read on
+// several threads because a big master's compressed records must be (partly) inflated.
+std::vector<FoundEditorId> read_editor_ids(const PluginFile& file, unsigned threads) {
+  const auto entries = file.entries();
+  constexpr std::size_t kChunk = 4096;
+  const std::size_t chunks = (entries.size() + kChunk - 1) / kChunk;
+  std::vector<std::vector<FoundEditorId>> parts(chunks);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t c = next++; c < chunks; c = next++) {
+      const std::size_t end = std::min(entries.size(), (c + 1) * kChunk);
+      for (std::size_t i = std::max<std::size_t>(c * kChunk, 1); i < end; ++i) {
+        const IndexEntry& e = entries[i];
+        if (e.is_group()) continue;
+        try {
+          if (auto id = file.editor_id(e)) parts[c].push_back({e.id, std::move(*id)});
+        } catch (const Error&) {
+          // A record that cannot be read has no name here; the plugin's reader reports it.
+        }
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, chunks); ++t) pool.emplace_back(work);
+    work();
+  }
+  std::vector<FoundEditorId> out;
+  for (auto& p : parts) std::move(p.begin(), p.end(), std::back_inserter(out));
+  return out;
+}
+
+std::optional<std::uint32_t> parse_hex(std::string_view s) {
+  if (s.empty() || s.size() > 8) return std::nullopt;
+  std::uint32_t v = 0;
+  for (char c : s) {
+    int d;
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      d = c - 'A' + 10;
+    else
+      return std::nullopt;
+    v = v << 4 | std::uint32_t(d);
+  }
+  return v;
+}
+
+}  // namespace
+
+PluginFormNamer PluginFormNamer::build(const PluginFile& plugin, const Options& options) {
+  PluginFormNamer namer;
+  const unsigned threads = thread_count(options.threads);
+  for (const MasterFile& m : plugin.header().masters) namer.files_.push_back(m.name);
+  const std::filesystem::path own(plugin.name());
+  namer.files_.push_back(own.filename().string());
+  if (options.load_masters) {
+    std::filesystem::path dir = own.parent_path();
+    if (dir.empty()) dir = ".";
+    for (std::uint32_t m = 0; m + 1 < namer.files_.size(); ++m) {
+      const std::string name = namer.files_[m];
+      auto path = find_file_nocase(dir, name);
+      if (!path) {
+        namer.missing_.push_back(name + ": not found beside the plugin");
+        continue;
+      }
+      try {
+        OpenOptions o;
+        o.threads = threads;
+        const PluginFile master = PluginFile::open(*path, o);
+        namer.add_file(master, m, threads);
+        namer.loaded_.push_back(name);
+      } catch (const Error& e) {
+        namer.missing_.push_back(name + ": " + e.what());
+      }
+    }
+  }
+  namer.add_file(plugin, std::uint32_t(namer.files_.size() - 1), threads);
+  namer.index_editor_ids();
+  return namer;
+}
+
+void PluginFormNamer::add_file(const PluginFile& file, std::uint32_t file_index, unsigned threads) {
+  // The file's own master indices, mapped onto the plugin's list (-1: not one of its files).
+  const auto& masters = file.header().masters;
+  std::vector<std::int64_t> to_ours(masters.size() + 1, -1);
+  for (std::size_t m = 0; m < masters.size(); ++m)
+    for (std::size_t k = 0; k < files_.size(); ++k)
+      if (ascii::iequals(files_[k], masters[m].name)) to_ours[m] = std::int64_t(k);
+  to_ours[masters.size()] = file_index;
+  std::vector<FoundEditorId> found_ids = read_editor_ids(file, threads);
+  names_.reserve(names_.size() + found_ids.size());
+  for (FoundEditorId& found : found_ids) {
+    // FormIDs past the file's own index belong to the file itself, as the game reads them.
+    const std::size_t top = std::min<std::size_t>(found.form_id >> 24, masters.size());
+    if (to_ours[top] < 0) continue;
+    const std::uint32_t defining = std::uint32_t(to_ours[top]);
+    const std::uint32_t ours = defining << 24 | (found.form_id & 0xFFFFFF);
+    Named& n = names_[ours];
+    // The defining file's EditorID wins; without it, the last file that overrides the form.
+    if (defining == file_index)
+      n = Named{std::move(found.editor_id), true, false};
+    else if (!n.from_defining_file)
+      n.editor_id = std::move(found.editor_id);
+  }
+}
+
+void PluginFormNamer::index_editor_ids() {
+  by_editor_id_.reserve(names_.size());
+  std::vector<std::pair<Named*, const Owner*>> owners;  // map nodes stay put as the maps grow
+  owners.reserve(names_.size());
+  for (auto& [form_id, named] : names_) {
+    if (named.editor_id.empty()) continue;
+    auto [it, fresh] = by_editor_id_.try_emplace(ascii::to_lower(named.editor_id), Owner{form_id, false});
+    if (!fresh && it->second.form_id != form_id) it->second.ambiguous = true;
+    owners.emplace_back(&named, &it->second);
+  }
+  // Only a name that resolve() reads back to its form is used: unique, and not one that reads as
+  // `File:id` or `0x...`.
+  for (auto [named, owner] : owners) {
+    const std::string_view id = named->editor_id;
+    const bool hex_form = id.size() > 2 && id[0] == '0' && (id[1] == 'x' || id[1] == 'X');
+    named->usable = !owner->ambiguous && id.find(':') == std::string_view::npos && !hex_form;
+  }
+}
+
+std::optional<std::string_view> PluginFormNamer::editor_id(std::uint32_t form_id) const {
+  auto it = names_.find(form_id);
+  if (it == names_.end() || !it->second.usable) return std::nullopt;
+  return std::string_view(it->second.editor_id);
+}
+
+std::string PluginFormNamer::name(std::uint32_t form_id) const {
+  if (auto id = editor_id(form_id)) return std::string(*id);
+  const std::uint32_t top = form_id >> 24;
+  if (top >= files_.size()) return fmt::format("0x{:08X}", form_id);
+  return fmt::format("{}:{:08X}", files_[top], form_id & 0xFFFFFF);
+}
+
+std::optional<std::uint32_t> PluginFormNamer::resolve(std::string_view text) const {
+  if (const auto colon = text.rfind(':'); colon != std::string_view::npos) {
+    const std::string_view file = text.substr(0, colon);
+    const auto object = parse_hex(text.substr(colon + 1));
+    if (!object || *object > 0xFFFFFF) return std::nullopt;
+    // The plugin itself is the last entry; a master of the same name comes first, as in the game.
+    for (std::size_t k = 0; k < files_.size(); ++k)
+      if (ascii::iequals(files_[k], file)) return std::uint32_t(k) << 24 | *object;
+    return std::nullopt;
+  }
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex(text.substr(2));
+  auto it = by_editor_id_.find(ascii::to_lower(text));
+  if (it == by_editor_id_.end() || it->second.ambiguous) return std::nullopt;
+  return it->second.form_id;
+}
+
+}  // namespace tesmod
