@@ -96,3 +96,22 @@ for k, label in (("EncodeFields", "floor: write each script's subrecords"), ("De
     ms = runs[k]["real_time"]
     print(f"| {label} | {ms:.2f} | {ms * 1000 / n:.1f} | {ms / floor:.1f} |")
 PY
+
+# Oblivion saves: parse the largest corpus save and decode its NPC_/CREA change records, against
+# one read pass over its bytes (the floor), all from memory; Google Benchmark, medians of 10.
+TESMOD_CORPUS=$corpus "$root/build-bench/bench/save_bench" --benchmark_repetitions=10 \
+  --benchmark_report_aggregates_only=true --benchmark_format=json >"$cache/saves.json"
+python3 - "$cache/saves.json" <<'PY' | tee -a "$cache/report.md"
+import json, sys
+runs = {b["run_name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("aggregate_name") == "median"}
+floor = runs["ReadFloor"]["real_time"]
+label = runs["Parse"].get("label", "the largest save")
+print(f"\nOblivion saves: {label}, from memory, medians of 10.\n")
+print("| what | ms | MB/s | vs floor |")
+print("|---|---:|---:|---:|")
+for k, what in (("ReadFloor", "floor: read every byte once"), ("Parse", "parse every section and change record header"),
+                ("ParseAndDecodeActors", "parse + decode every NPC_/CREA change record"),
+                ("ParseAndCheck", "parse + verify check (write back and compare, NPC_/CREA decode and encode)")):
+    ms = runs[k]["real_time"]
+    print(f"| {what} | {ms:.3f} | {runs[k]['bytes_per_second'] / 1e6:.0f} | {ms / floor:.1f} |")
+PY

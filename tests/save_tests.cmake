@@ -1,3 +1,7 @@
 # Tests of the save area.
 target_sources(tesmod_tests PRIVATE
+  unit/save_actor_change_test.cpp
+  unit/save_file_test.cpp
+  corpus/save_corpus_test.cpp
+  cli/save_cli_test.cpp
 )
