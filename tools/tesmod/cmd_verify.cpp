@@ -1,12 +1,20 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "tesmod/fields/field_check.hpp"
+#include "tesmod/fields/condition_check.hpp"
+#include "tesmod/fields/package_check.hpp"
+#include "tesmod/fields/vmad_plugin.hpp"
+#include "tesmod/plugin/form_names.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/plugin/round_trip.hpp"
+#include "tesmod/save/save_check.hpp"
+#include "tesmod/save/save_file.hpp"
 #include "tesmod/script/script_check.hpp"
 
 namespace tesmod::cli {
@@ -22,7 +30,68 @@ struct Outcome {
   std::string where;  // group or record at the difference, rendered
   std::string error;
   std::optional<script::ScriptCheckReport> scripts;  // --deep, Oblivion plugins
+  // --deep: the field checks (checks.vmad, checks.pack, checks.ctda ...), in report order.
+  std::vector<std::pair<std::string, fields::FieldCheck>> checks;
 };
+
+// Runs the deep field checks that apply to the plugin's game.
+void check_fields(const PluginFile& file, unsigned threads, Outcome& out) {
+  if (file.game() != Game::Oblivion) out.checks.emplace_back("vmad", fields::check_vmad(file));
+  out.checks.emplace_back("pack", fields::check_packages(file));
+  const PluginFormNamer namer = PluginFormNamer::build(file, {.load_masters = true, .threads = threads});
+  fields::ConditionChecks conditions = fields::check_conditions(file, namer);
+  out.checks.emplace_back("ctda", std::move(conditions.ctda));
+  out.checks.emplace_back("ctda_text", std::move(conditions.ctda_text));
+}
+
+// A save: the whole file written back, and its NPC_/CREA change records decoded and re-encoded.
+Outcome verify_save(const std::string& path, bool deep) {
+  Outcome out;
+  out.file = path;
+  try {
+    const save::SaveFile file = save::SaveFile::open(path);
+    out.bytes = file.input().size();
+    save::SaveCheck c = save::check_save(file);
+    out.written = c.written;
+    if (deep) out.checks.emplace_back("save_change_records", std::move(c.change_records));
+    if (c.identical) return out;
+    out.status = Outcome::Different;
+    out.offset = c.first_difference;
+    if (const save::ChangeRecord* r = file.change_record_at(out.offset)) {
+      out.record = r->ref();
+      out.where = describe(r->ref());
+    } else {
+      out.where = "the save, outside the change records";
+    }
+  } catch (const Error& e) {
+    out.status = Outcome::Failed;
+    out.error = e.what();
+  }
+  return out;
+}
+
+bool checks_identical(const Outcome& o) {
+  for (const auto& [name, c] : o.checks)
+    if (c.identical != c.total || !c.failures.empty()) return false;
+  return true;
+}
+
+std::string field_failure_text(const std::string& check, const fields::FieldFailure& f) {
+  std::string text = fmt::format("{}: {}", check, describe(f.record));
+  if (f.offset != Error::kNoOffset) text += fmt::format(" at offset 0x{:X}", f.offset);
+  return text + ": " + f.message;
+}
+
+nlohmann::ordered_json field_failure_json(const std::string& check, const fields::FieldFailure& f) {
+  nlohmann::ordered_json j;
+  j["check"] = check;
+  j["record_type"] = f.record.type.str();
+  j["form_id"] = fmt::format("{:08X}", f.record.form_id);
+  j["editor_id"] = f.record.editor_id;
+  if (f.offset != Error::kNoOffset) j["offset"] = f.offset;
+  j["message"] = f.message;
+  return j;
+}
 
 struct DeepOptions {
   bool deep = false;
@@ -30,6 +99,7 @@ struct DeepOptions {
 };
 
 Outcome verify_one(const std::string& path, unsigned threads, const DeepOptions& deep) {
+  if (save::is_save_file(path)) return verify_save(path, deep.deep);
   Outcome out;
   out.file = path;
   try {
@@ -40,6 +110,7 @@ Outcome verify_one(const std::string& path, unsigned threads, const DeepOptions&
     const RoundTrip r = write_back_and_compare(file);
     out.written = r.written;
     if (deep.deep && file.game() == Game::Oblivion) out.scripts = script::check_scripts(file, {.hints = deep.hints});
+    if (deep.deep) check_fields(file, threads, out);
     if (r.identical) return out;
     out.status = Outcome::Different;
     out.offset = r.first_difference;
@@ -103,8 +174,9 @@ Command add_verify(CLI::App& app, Common& common) {
   sub->add_option("FILE", args->files, "Plugins")->required();
   sub->add_flag("--json", args->json, "Print JSON");
   auto* deep_flag = sub->add_flag("--deep", args->deep,
-                "Oblivion: also compile every script from its source and from its decompiled text, and compare "
-                "with the compiled script stored");
+                "Also decode and re-encode the typed fields (VMAD, PACK, conditions, and conditions through their\n"
+                "text) and, for Oblivion, compile every script from its source and from its decompiled text, and\n"
+                "compare each with the bytes stored");
   sub->add_flag("--no-hints", args->no_hints,
          "With --deep: do not let the compiler take facts of missing masters from the stored script")
       ->needs(deep_flag);
@@ -113,10 +185,17 @@ Command add_verify(CLI::App& app, Common& common) {
             bool all_ok = true;
             nlohmann::ordered_json files = nlohmann::ordered_json::array();
             script::ScriptCheckReport total;
+            std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> check_totals;
             const DeepOptions deep{args->deep, !args->no_hints};
             for (const std::string& path : args->files) {
               const Outcome o = verify_one(path, common.threads, deep);
-              all_ok = all_ok && o.status == Outcome::Identical;
+              all_ok = all_ok && o.status == Outcome::Identical && checks_identical(o);
+              for (const auto& [name, c] : o.checks) {
+                auto it = std::find_if(check_totals.begin(), check_totals.end(), [&](const auto& t) { return t.first == name; });
+                if (it == check_totals.end()) it = check_totals.insert(check_totals.end(), {name, {0, 0}});
+                it->second.first += c.total;
+                it->second.second += c.identical;
+              }
               if (o.scripts) {
                 all_ok = all_ok && o.scripts->all_identical();
                 total.compile.total += o.scripts->compile.total;
@@ -153,6 +232,14 @@ Command add_verify(CLI::App& app, Common& common) {
                   for (const auto& f : r.failures) failures.push_back(failure_json(f));
                   j["script_failures"] = std::move(failures);
                 }
+                if (args->deep && o.status != Outcome::Failed) {
+                  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+                  for (const auto& [name, c] : o.checks) {
+                    j["checks"][name] = {{"total", c.total}, {"identical", c.identical}};
+                    for (const auto& f : c.failures) failures.push_back(field_failure_json(name, f));
+                  }
+                  j["field_failures"] = std::move(failures);
+                }
                 files.push_back(std::move(j));
                 continue;
               }
@@ -168,17 +255,29 @@ Command add_verify(CLI::App& app, Common& common) {
                 std::cout << "  " << summary_text(*o.scripts) << '\n';
                 for (const auto& f : o.scripts->failures) std::cout << "    " << failure_text(f) << '\n';
               }
+              for (const auto& [name, c] : o.checks) {
+                std::cout << fmt::format("  {}: {}/{} identical\n", name, c.identical, c.total);
+                for (const auto& f : c.failures) std::cout << "    " << field_failure_text(name, f) << '\n';
+              }
             }
-            if (args->deep && !args->json && args->files.size() > 1)
-              std::cout << fmt::format("total: {} files, {}\n", args->files.size(), summary_text(total));
+            if (args->deep && !args->json && args->files.size() > 1) {
+              std::cout << fmt::format("total: {} files\n", args->files.size());
+              if (total.compile.total) std::cout << "  " << summary_text(total) << '\n';
+              for (const auto& [name, t] : check_totals)
+                std::cout << fmt::format("  {}: {}/{} identical\n", name, t.second, t.first);
+            }
             if (args->json) {
               nlohmann::ordered_json j;
               j["ok"] = all_ok;
-              if (args->deep)
+              if (args->deep) {
                 j["script_totals"] = {
                     {"script_compile", {{"total", total.compile.total}, {"identical", total.compile.identical}}},
                     {"script_decompile", {{"total", total.decompile.total}, {"identical", total.decompile.identical}}},
                     {"script_hints", total.hinted}};
+                nlohmann::ordered_json totals = nlohmann::ordered_json::object();
+                for (const auto& [name, t] : check_totals) totals[name] = {{"total", t.first}, {"identical", t.second}};
+                j["check_totals"] = std::move(totals);
+              }
               j["files"] = std::move(files);
               std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
             }
