@@ -9,6 +9,7 @@
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/thread_count.hpp"
 #include "tesmod/plugin/strings_file.hpp"
+#include "tesmod/text/hex.hpp"
 
 namespace tesmod {
 namespace {
@@ -50,23 +51,6 @@ std::vector<FoundEditorId> read_editor_ids(const PluginFile& file, unsigned thre
   return out;
 }
 
-std::optional<std::uint32_t> parse_hex(std::string_view s) {
-  if (s.empty() || s.size() > 8) return std::nullopt;
-  std::uint32_t v = 0;
-  for (char c : s) {
-    int d;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      d = c - 'A' + 10;
-    else
-      return std::nullopt;
-    v = v << 4 | std::uint32_t(d);
-  }
-  return v;
-}
 
 }  // namespace
 
@@ -162,14 +146,14 @@ std::string PluginFormNamer::name(std::uint32_t form_id) const {
 std::optional<std::uint32_t> PluginFormNamer::resolve(std::string_view text) const {
   if (const auto colon = text.rfind(':'); colon != std::string_view::npos) {
     const std::string_view file = text.substr(0, colon);
-    const auto object = parse_hex(text.substr(colon + 1));
+    const auto object = text::parse_hex_u32(text.substr(colon + 1));
     if (!object || *object > 0xFFFFFF) return std::nullopt;
     // The plugin itself is the last entry; a master of the same name comes first, as in the game.
     for (std::size_t k = 0; k < files_.size(); ++k)
       if (ascii::iequals(files_[k], file)) return std::uint32_t(k) << 24 | *object;
     return std::nullopt;
   }
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex(text.substr(2));
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return text::parse_hex_u32(text.substr(2));
   auto it = by_editor_id_.find(ascii::to_lower(text));
   if (it == by_editor_id_.end() || it->second.ambiguous) return std::nullopt;
   return it->second.form_id;

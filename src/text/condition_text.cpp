@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tesmod/io/ascii.hpp"
+#include "tesmod/text/hex.hpp"
 
 namespace tesmod::text {
 
@@ -44,35 +45,13 @@ bool is_ident_char(char c) {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
-std::string hex_bytes(std::span<const std::uint8_t> bytes) {
-  std::string out;
-  for (std::uint8_t b : bytes) out += fmt::format("{:02X}", b);
-  return out;
-}
 
-std::optional<std::uint32_t> parse_hex(std::string_view s) {
-  if (s.empty() || s.size() > 8) return std::nullopt;
-  std::uint32_t v = 0;
-  for (char c : s) {
-    int d;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      d = c - 'A' + 10;
-    else
-      return std::nullopt;
-    v = v << 4 | std::uint32_t(d);
-  }
-  return v;
-}
 
 bool has_hex_prefix(std::string_view s) { return s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
 
 // Decimal (signed, or up to 2^32-1) or 0x hex, as the u32 stored.
 std::optional<std::uint32_t> parse_int(std::string_view s) {
-  if (has_hex_prefix(s)) return parse_hex(s.substr(2));
+  if (has_hex_prefix(s)) return text::parse_hex_u32(s.substr(2));
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   std::int64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -104,7 +83,7 @@ std::string float_text(std::uint32_t bits) {
 
 // Decimal float or 0x raw bits.
 std::optional<std::uint32_t> parse_float_bits(std::string_view s) {
-  if (has_hex_prefix(s)) return parse_hex(s.substr(2));
+  if (has_hex_prefix(s)) return text::parse_hex_u32(s.substr(2));
   if (auto f = parse_float(s)) return std::bit_cast<std::uint32_t>(*f);
   return std::nullopt;
 }
@@ -272,7 +251,7 @@ class Renderer {
       notes.push_back(fmt::format("flags=0x{:02X}", other));
     }
     if (c_.layout == ConditionLayout::OblivionCtdt) notes.push_back("CTDT");
-    if (c_.unused != std::array<std::uint8_t, 3>{}) notes.push_back("unused=" + hex_bytes(c_.unused));
+    if (c_.unused != std::array<std::uint8_t, 3>{}) notes.push_back("unused=" + text::hex_bytes(c_.unused, ""));
     if (c_.padding) notes.push_back(fmt::format("pad={:04X}", c_.padding));
     for (int i = 0; i < 2; ++i)
       if (!raw_shown[i] && raws[i]) notes.push_back(fmt::format("p{}={:08X}", i + 1, raws[i]));
@@ -281,7 +260,7 @@ class Renderer {
       if (!p3_shown && c_.param3 != -1) notes.push_back(fmt::format("p3={}", c_.param3));
     }
     if (c_.layout == ConditionLayout::Oblivion && c_.tail != std::array<std::uint8_t, 4>{})
-      notes.push_back("tail=" + hex_bytes(c_.tail));
+      notes.push_back("tail=" + text::hex_bytes(c_.tail, ""));
     for (int i = 0; i < 2; ++i)
       if (*cis[i] && !cis_shown[i]) notes.push_back(fmt::format("cis{}={}", i + 1, quote(**cis[i])));
     for (int i = 0; i < 2; ++i)
@@ -352,7 +331,7 @@ class Parser {
   std::uint32_t form(std::string_view token, std::size_t at) const {
     if (ascii::iequals(token, "NONE")) return 0;
     if (!token.empty() && token.front() == '@') {
-      if (auto v = parse_hex(token.substr(1))) return *v;
+      if (auto v = text::parse_hex_u32(token.substr(1))) return *v;
       fail(at, fmt::format("'{}': expected @ and 1-8 hex digits of a FormID", token));
     }
     if (auto id = namer_.resolve(token)) return *id;
@@ -478,7 +457,7 @@ class Parser {
       if (e == '"' || e == '\\') {
         out += e;
       } else if (e == 'x' || e == 'X') {
-        const auto v = pos_ + 2 <= s_.size() ? parse_hex(s_.substr(pos_, 2)) : std::nullopt;
+        const auto v = pos_ + 2 <= s_.size() ? text::parse_hex_u32(s_.substr(pos_, 2)) : std::nullopt;
         if (!v) fail(pos_ - 2, "expected two hex digits after \\x");
         out += char(*v);
         pos_ += 2;
@@ -705,15 +684,15 @@ class Parser {
   void bytes_value(std::array<std::uint8_t, N>& out, std::string_view v, std::size_t at) const {
     if (v.size() != 2 * N) fail(at, fmt::format("expected {} hex digits", 2 * N));
     for (std::size_t i = 0; i < N; ++i) {
-      auto b = parse_hex(v.substr(2 * i, 2));
+      auto b = text::parse_hex_u32(v.substr(2 * i, 2));
       if (!b) fail(at + 2 * i, fmt::format("expected {} hex digits", 2 * N));
       out[i] = std::uint8_t(*b);
     }
   }
 
   std::uint32_t hex_value(std::string_view v, std::size_t at, std::size_t digits) const {
-    if (v.size() != digits || !parse_hex(v)) fail(at, fmt::format("expected {} hex digits", digits));
-    return *parse_hex(v);
+    if (v.size() != digits || !text::parse_hex_u32(v)) fail(at, fmt::format("expected {} hex digits", digits));
+    return *text::parse_hex_u32(v);
   }
 
   void keyed(std::string_view key, std::size_t at, const std::string& v, std::size_t value_at) {
@@ -842,16 +821,16 @@ nlohmann::ordered_json condition_json(const Condition& c, const FormNamer& namer
   }
   j["flags"] = std::move(flags);
   // Bytes without a meaning, when they are not zero.
-  if (c.unused != std::array<std::uint8_t, 3>{}) j["unused"] = hex_bytes(c.unused);
+  if (c.unused != std::array<std::uint8_t, 3>{}) j["unused"] = text::hex_bytes(c.unused, "");
   if (c.padding) j["padding"] = fmt::format("{:04X}", c.padding);
-  if (c.layout == ConditionLayout::Oblivion && c.tail != std::array<std::uint8_t, 4>{}) j["tail"] = hex_bytes(c.tail);
+  if (c.layout == ConditionLayout::Oblivion && c.tail != std::array<std::uint8_t, 4>{}) j["tail"] = text::hex_bytes(c.tail, "");
   if (!c.is_skyrim() && (c.flags & ~(flag::kOr | flag::kRunOnTarget | flag::kUseGlobal)))
     j["unnamed_flags"] = c.flags & ~(flag::kOr | flag::kRunOnTarget | flag::kUseGlobal);
   j["layout"] = c.layout == ConditionLayout::Skyrim     ? "CTDA32"
                 : c.layout == ConditionLayout::Oblivion ? "CTDA24"
                                                         : "CTDT20";
   j["game"] = game == Game::Oblivion ? "oblivion" : "skyrim";
-  j["bytes"] = hex_bytes(fields::encode_condition_data(c));
+  j["bytes"] = text::hex_bytes(fields::encode_condition_data(c), "");
   return j;
 }
 

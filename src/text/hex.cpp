@@ -16,6 +16,20 @@ std::string hex_bytes(std::span<const std::uint8_t> data, std::string_view separ
   return out;
 }
 
+std::optional<std::uint32_t> parse_hex_u32(std::string_view digits) {
+  if (digits.empty() || digits.size() > 8) return std::nullopt;
+  std::uint32_t value = 0;
+  for (char c : digits) {
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return std::nullopt;
+    value = value << 4 | static_cast<std::uint32_t>(d);
+  }
+  return value;
+}
+
 bool looks_like_zstring(std::span<const std::uint8_t> data) {
   if (data.size() < 2 || data.back() != 0) return false;
   for (std::size_t i = 0; i + 1 < data.size(); ++i) {

@@ -187,6 +187,17 @@ json raw_field_json(const Context& c, const Field& f) {
   return j;
 }
 
+// Fields the decoder does not know, with their index in the record.
+json unknown_fields_json(const Context& c, const std::vector<UnknownField>& fields) {
+  json list = json::array();
+  for (const UnknownField& u : fields) {
+    json uj = raw_field_json(c, u.field);
+    uj["index"] = u.index;
+    list.push_back(std::move(uj));
+  }
+  return list;
+}
+
 std::string condition_text(const Context& c, const PackageCondition& cond) {
   if (c.options.condition_text) return c.options.condition_text(cond.fields);
   std::string out = raw_field_text(c, cond.ctda());
@@ -481,15 +492,7 @@ json package_json(const Package& p, const PackageTextOptions& options) {
   }
   j["events"] = std::move(events);
 
-  if (!p.unknown_fields.empty()) {
-    json list = json::array();
-    for (const UnknownField& u : p.unknown_fields) {
-      json uj = raw_field_json(c, u.field);
-      uj["index"] = u.index;
-      list.push_back(std::move(uj));
-    }
-    j["unknown_fields"] = std::move(list);
-  }
+  if (!p.unknown_fields.empty()) j["unknown_fields"] = unknown_fields_json(c, p.unknown_fields);
   return j;
 }
 
@@ -575,15 +578,7 @@ json oblivion_package_json(const OblivionPackage& p, const PackageTextOptions& o
   json conds = json::array();
   for (const PackageCondition& cond : p.conditions) conds.push_back(condition_json(c, cond));
   j["conditions"] = std::move(conds);
-  if (!p.unknown_fields.empty()) {
-    json list = json::array();
-    for (const UnknownField& u : p.unknown_fields) {
-      json uj = raw_field_json(c, u.field);
-      uj["index"] = u.index;
-      list.push_back(std::move(uj));
-    }
-    j["unknown_fields"] = std::move(list);
-  }
+  if (!p.unknown_fields.empty()) j["unknown_fields"] = unknown_fields_json(c, p.unknown_fields);
   return j;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "byte_builder.hpp"
 #include "tesmod/fields/package_codec.hpp"
 #include "tesmod/fields/package_oblivion.hpp"
 #include "tesmod/text/package_text.hpp"
@@ -16,27 +17,7 @@ using namespace tesmod::fields;
 
 namespace {
 
-// Little-endian byte builder for the hand-made fields (independent of the encoder).
-struct Bytes {
-  std::vector<std::uint8_t> b;
-  Bytes& u8(std::uint8_t v) {
-    b.push_back(v);
-    return *this;
-  }
-  Bytes& u16(std::uint16_t v) { return u8(std::uint8_t(v)).u8(std::uint8_t(v >> 8)); }
-  Bytes& u32(std::uint32_t v) { return u16(std::uint16_t(v)).u16(std::uint16_t(v >> 16)); }
-  Bytes& i32(std::int32_t v) { return u32(std::uint32_t(v)); }
-  Bytes& f32(float f) {
-    std::uint32_t v;
-    std::memcpy(&v, &f, 4);
-    return u32(v);
-  }
-  Bytes& chars(std::string_view s) {
-    b.insert(b.end(), s.begin(), s.end());
-    return *this;
-  }
-  Bytes& z(std::string_view s) { return chars(s).u8(0); }
-};
+using Bytes = tesmod::test::ByteBuilder;
 
 Field F(Signature type, const Bytes& data = {}) { return Field{type, data.b}; }
 Field Z(Signature type, std::string_view text) { return F(type, Bytes().z(text)); }

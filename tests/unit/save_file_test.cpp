@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "byte_builder.hpp"
 #include "test_support.hpp"
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/save/actor_change.hpp"
@@ -21,28 +22,7 @@ using namespace tesmod::save;
 
 namespace {
 
-struct Bytes {
-  std::vector<std::uint8_t> b;
-  Bytes& u8(std::uint8_t v) {
-    b.push_back(v);
-    return *this;
-  }
-  Bytes& u16(std::uint16_t v) { return u8(v & 0xFF).u8(v >> 8); }
-  Bytes& u32(std::uint32_t v) { return u16(v & 0xFFFF).u16(v >> 16); }
-  Bytes& f32(float v) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    return u32(bits);
-  }
-  Bytes& text(std::string_view s) {
-    b.insert(b.end(), s.begin(), s.end());
-    return *this;
-  }
-  Bytes& raw(const std::vector<std::uint8_t>& v) {
-    b.insert(b.end(), v.begin(), v.end());
-    return *this;
-  }
-};
+using Bytes = tesmod::test::ByteBuilder;
 
 // Overwrites a u32 already written.
 void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
@@ -77,16 +57,16 @@ constexpr std::uint32_t kPlayerFlags = 0x10000238;
 std::vector<std::uint8_t> build_save(Layout* layout = nullptr, std::size_t extra_spells = 0) {
   Layout l;
   Bytes x;
-  x.text("TES4SAVEGAME").u8(0).u8(125);
+  x.chars("TES4SAVEGAME").u8(0).u8(125);
   for (int i = 0; i < 8; ++i) x.u16(static_cast<std::uint16_t>(2006 + i));  // exeTime
   x.u32(125);
   l.header_size_at = x.b.size();
   x.u32(0);  // saveHeaderSize, patched below
   const std::size_t header_start = x.b.size();
   x.u32(3);                                   // saveNum
-  x.u8(7).text("Tester").u8(0);               // pcName
+  x.u8(7).chars("Tester").u8(0);               // pcName
   x.u16(5);                                   // pcLevel
-  x.u8(8).text("Chorrol").u8(0);              // pcLocation
+  x.u8(8).chars("Chorrol").u8(0);              // pcLocation
   x.f32(2.5f);                                // gameDays
   x.u32(3723000);                             // gameTicks: 1 h 2 min 3 s
   x.u16(2024).u16(5).u16(1).u16(6).u16(7).u16(8).u16(9).u16(10);  // gameTime
@@ -94,7 +74,7 @@ std::vector<std::uint8_t> build_save(Layout* layout = nullptr, std::size_t extra
   x.u32(8 + 2 * 1 * 3).u32(2).u32(1);        // screenshotSize, width, height
   x.u8(255).u8(0).u8(0).u8(0).u8(0).u8(255);  // a red and a blue pixel
   put32(x.b, l.header_size_at, static_cast<std::uint32_t>(x.b.size() - header_start));
-  x.u8(2).u8(12).text("Oblivion.esm").u8(7).text("Mod.esp");
+  x.u8(2).u8(12).chars("Oblivion.esm").u8(7).chars("Mod.esp");
   l.form_ids_offset_at = x.b.size();
   x.u32(0);                                   // formIdsOffset, patched below
   x.u32(3);                                   // changeRecordCount
@@ -107,8 +87,8 @@ std::vector<std::uint8_t> build_save(Layout* layout = nullptr, std::size_t extra
   x.u32(0);                                   // player combat count
   x.u32(1);                                   // created records: one SPEL
   Bytes full;
-  full.text("FULL").u16(5).text("Fire").u8(0);
-  x.text("SPEL").u32(static_cast<std::uint32_t>(full.b.size())).u32(0).u32(kCreatedSpell).u32(0).raw(full.b);
+  full.chars("FULL").u16(5).chars("Fire").u8(0);
+  x.chars("SPEL").u32(static_cast<std::uint32_t>(full.b.size())).u32(0).u32(kCreatedSpell).u32(0).raw(full.b);
   x.u16(0).u16(1).u8(7).u16(0).u16(2).u8(8).u8(9);  // quick keys, reticule, interface, regions
   const std::vector<std::uint8_t> pd = player_data(extra_spells);
   l.player_at = x.b.size();

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "byte_builder.hpp"
 #include "tesmod/fields/vmad.hpp"
 #include "tesmod/fields/vmad_edit.hpp"
 #include "tesmod/fields/vmad_plugin.hpp"
@@ -18,29 +19,7 @@ using namespace tesmod::fields;
 
 namespace {
 
-// Little-endian byte builder for the hand-made fields (independent of the encoder).
-struct Bytes {
-  std::vector<std::uint8_t> b;
-  Bytes& u8(std::uint8_t v) {
-    b.push_back(v);
-    return *this;
-  }
-  Bytes& u16(std::uint16_t v) { return u8(std::uint8_t(v)).u8(std::uint8_t(v >> 8)); }
-  Bytes& i16(std::int16_t v) { return u16(std::uint16_t(v)); }
-  Bytes& u32(std::uint32_t v) { return u16(std::uint16_t(v)).u16(std::uint16_t(v >> 16)); }
-  Bytes& i32(std::int32_t v) { return u32(std::uint32_t(v)); }
-  Bytes& f32(float f) {
-    std::uint32_t v;
-    std::memcpy(&v, &f, 4);
-    return u32(v);
-  }
-  Bytes& ws(std::string_view s) {
-    u16(std::uint16_t(s.size()));
-    b.insert(b.end(), s.begin(), s.end());
-    return *this;
-  }
-  std::size_t size() const { return b.size(); }
-};
+using Bytes = tesmod::test::ByteBuilder;
 
 const ErrorContext kWhere{"test.esp", 0x40, RecordRef{"QUST", 0x01000800, "TestQuest"}};
 

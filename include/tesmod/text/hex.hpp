@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,6 +11,8 @@ namespace tesmod::text {
 
 // "0A 1B 2C" (separator between bytes; none when empty).
 std::string hex_bytes(std::span<const std::uint8_t> data, std::string_view separator = " ");
+// 1-8 hex digits (no prefix, either case) as a number; nullopt for anything else.
+std::optional<std::uint32_t> parse_hex_u32(std::string_view digits);
 // True when data is a zero-terminated string of printable text (code-page bytes allowed).
 bool looks_like_zstring(std::span<const std::uint8_t> data);
 // A JSON-style quoted string with control characters escaped; input must be UTF-8.
