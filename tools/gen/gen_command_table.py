@@ -11,6 +11,8 @@ and return type. Output is sorted by opcode and deterministic.
 """
 import sys
 
+from tsv import cstr, rows
+
 PARSE = {
     "default": "Default", "": "Default", "expression": "Expression",
     "Cmd_Let_Parse": "Let", "Cmd_BeginLoop_Parse": "BeginLoop",
@@ -36,24 +38,6 @@ def params_of(codes, labels):
         else:
             out.append((int(c, 16), opt, ""))
     return out
-
-
-def rows(path):
-    with open(path, encoding="utf-8") as f:
-        header = None
-        for line in f:
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            cols = line.split("\t")
-            if header is None:
-                header = cols
-                continue
-            yield dict(zip(header, cols + [""] * (len(header) - len(cols))))
-
-
-def cstr(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def main(argv):

@@ -12,6 +12,8 @@ name, an unknown parameter kind, or a third parameter (no vanilla function has o
 """
 import sys
 
+from tsv import cstr, rows
+
 # TES5Edit parameter kinds that are not a plain form, and how tesmod reads them.
 KINDS = {
     "": "None", "ptNone": "None",
@@ -35,24 +37,6 @@ FORM_KINDS = {
     "ptQuest", "ptRace", "ptReferencableObject", "ptRefType", "ptRegion", "ptScene",
     "ptShout", "ptVoiceType", "ptWeather", "ptWorldSpace",
 }
-
-
-def rows(path):
-    with open(path, encoding="utf-8") as f:
-        header = None
-        for line in f:
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            cols = line.split("\t")
-            if header is None:
-                header = cols
-                continue
-            yield dict(zip(header, cols + [""] * (len(header) - len(cols))))
-
-
-def cstr(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def param(pt, where):
