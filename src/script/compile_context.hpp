@@ -115,6 +115,9 @@ class CompileContext {
   std::vector<Local> locals;
   std::vector<ScriptRef> refs;
   std::vector<std::string> ref_keys;  // lower-case names, parallel to refs
+  // The kept entries of a recompiled script in the order its bytecode first used them; a name
+  // takes the first unclaimed entry of its object in this order (see ref_entry()).
+  std::vector<std::size_t> kept_order;
   std::vector<LocalVariable> variables;  // SLSD/SCVR in declaration order
   std::uint32_t variable_count = 0;
   unsigned hints_used = 0;
@@ -136,11 +139,12 @@ class CompileContext {
   std::uint16_t owner_entry(const Resolved& owner, const Token& owner_token);
   bool hinted_global(std::uint16_t ref_index) const;
 
-  // A name used as an object: a local ref variable, a form (SCRO) or a global. In OBSE code
-  // `player` means the PlayerRef reference, a separate entry from vanilla's `player`.
-  Resolved resolve(const Token& name, bool obse);
+  // A name used as an object: a local ref variable, a form (SCRO) or a global. `player` and
+  // `PlayerRef` are separate entries, except for the calling reference of a command in OBSE
+  // code (obse_calling), which OBSE always keys as `PlayerRef`.
+  Resolved resolve(const Token& name, bool obse_calling);
   // name is a form (not a local, not a command)? Adds its reference-list entry.
-  std::optional<Resolved> form(const Token& name, bool obse);
+  std::optional<Resolved> form(const Token& name, bool obse_calling);
   // `owner.var`: owner already resolved to an entry (or a local ref variable).
   RemoteVar remote_var(const Resolved& owner, const Token& owner_token, const Token& var);
 

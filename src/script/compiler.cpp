@@ -31,6 +31,18 @@ CompileContext::CompileContext(const CompileOptions& o) : options(o) {
     ref_keys.resize(refs.size());
   }
   if (o.hints) hints = collect_hints(*o.hints);
+  if (o.previous) {
+    const std::vector<std::uint16_t> used =
+        o.hints == o.previous ? hints->first_use : collect_hints(*o.previous).first_use;
+    std::vector<bool> placed(refs.size());
+    for (std::uint16_t u : used)
+      if (u >= 1 && u <= refs.size() && !placed[u - 1u]) {
+        kept_order.push_back(u - 1u);
+        placed[u - 1u] = true;
+      }
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      if (!placed[i]) kept_order.push_back(i);
+  }
   if (o.result_script && o.result_locals) {
     // A result script sees its quest's variables as its own.
     for (const LocalVariable& v : o.result_locals->variables)
@@ -87,8 +99,9 @@ std::uint16_t CompileContext::ref_entry(const std::string& key, ScriptRef entry)
   for (std::size_t i = 0; i < refs.size(); ++i)
     if (ref_keys[i] == key) return static_cast<std::uint16_t>(i + 1);
   // Recompiling keeps the previous reference list: an entry for the same object is reused
-  // where it stands, new ones go to the end.
-  for (std::size_t i = 0; i < refs.size(); ++i)
+  // where it stands, new ones go to the end. When two entries hold one object (`player` and
+  // `PlayerRef` are both 0x14), the one the old bytecode used first goes to the first name.
+  for (std::size_t i : kept_order)
     if (ref_keys[i].empty() && refs[i] == entry) {
       ref_keys[i] = key;
       return static_cast<std::uint16_t>(i + 1);
@@ -116,7 +129,7 @@ bool CompileContext::hinted_global(std::uint16_t ref_index) const {
   return it != hints->refs.end() && it->second.global;
 }
 
-std::optional<Resolved> CompileContext::form(const Token& name, bool obse) {
+std::optional<Resolved> CompileContext::form(const Token& name, bool obse_calling) {
   Resolved r;
   std::string key = ascii::to_lower(name.text);
   std::optional<std::uint32_t> id;
@@ -124,7 +137,7 @@ std::optional<Resolved> CompileContext::form(const Token& name, bool obse) {
   if (key == "player" || key == "playerref") {
     id = kPlayerRef;
     global = false;
-    if (obse) key = "playerref";
+    if (obse_calling) key = "playerref";
   } else if (auto esc = form_escape(name.text)) {
     id = *esc;
     key = fmt::format("@{:08x}", *esc);
@@ -175,7 +188,7 @@ std::optional<Resolved> CompileContext::form(const Token& name, bool obse) {
   return r;
 }
 
-Resolved CompileContext::resolve(const Token& name, bool obse) {
+Resolved CompileContext::resolve(const Token& name, bool obse_calling) {
   Resolved r;
   if (!name.is_word()) return r;
   if (const Local* v = local(name.text)) {
@@ -189,7 +202,7 @@ Resolved CompileContext::resolve(const Token& name, bool obse) {
     r.command = cmd;
     return r;
   }
-  if (auto f = form(name, obse)) return *f;
+  if (auto f = form(name, obse_calling)) return *f;
   return r;
 }
 

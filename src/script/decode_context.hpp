@@ -29,7 +29,7 @@ std::string number_text(double v);
 
 // Which reference-list entries for the player vanilla and OBSE code use.
 struct PlayerUses {
-  std::set<std::uint16_t> vanilla, obse;
+  std::set<std::uint16_t> named, calling;  // named as typed / as an OBSE calling reference
 };
 
 class DecodeContext {
@@ -43,8 +43,9 @@ class DecodeContext {
   std::set<std::uint32_t> string_vars, array_vars;
   // When set, how the reference list is used is noted here (verify-mode hints).
   Hints* usage = nullptr;
-  // Inside OBSE expression code (>0), where the compiler keys every name of the player alike.
-  int obse_depth = 0;
+  // Naming the calling reference of a command in OBSE expression code, where the compiler keys
+  // every name of the player as `PlayerRef`.
+  bool obse_calling_ref = false;
   // When set, the reference-list entries for the player are noted here as they are used.
   PlayerUses* player_uses = nullptr;
   // Names for reference-list entries of the player, when the list has more than one.

@@ -46,7 +46,7 @@ std::string DecodeContext::ref(std::uint16_t index) const {
     usage->first_use.push_back(index);
   if (e.kind == ScriptRef::Kind::Variable) return local(static_cast<std::uint16_t>(e.value));
   if (e.value == kPlayerRef) {
-    if (player_uses) (obse_depth ? player_uses->obse : player_uses->vanilla).insert(index);
+    if (player_uses) (obse_calling_ref ? player_uses->calling : player_uses->named).insert(index);
     if (auto it = player_names.find(index); it != player_names.end()) return it->second;
   }
   return form(e.value);
@@ -226,7 +226,8 @@ std::string DecodeContext::expression(std::size_t len) {
         const std::size_t cat = r.position();
         const CommandInfo& cmd = command(r.u16("opcode"), cat);
         std::uint16_t n = r.u16("call length");
-        stack.push_back({ref(idx) + "." + call(cmd, r.position() + n)});
+        std::string owner = ref(idx);  // before the arguments: first use follows the bytes
+        stack.push_back({owner + "." + call(cmd, r.position() + n)});
       } else {
         fail(r.position() - 1, fmt::format("expected 's', 'f' or 'X' after a reference, found 0x{:02X}", k));
       }
@@ -496,11 +497,11 @@ class Decompiler {
 
 namespace {
 
-// The editor keys the reference list by name: vanilla code's `player` and `PlayerRef` get
-// entries of their own, while OBSE code names the player `PlayerRef` whichever it writes. A first
-// pass finds which entries for the player each kind of code uses, and the names are chosen so
-// that each entry compiles back to itself: `PlayerRef` for an entry OBSE code uses, then
-// `player` and `PlayerRef` in list order for the others.
+// The editor keys the reference list by name: `player` and `PlayerRef` get entries of their
+// own, except that OBSE names the calling reference of a command (`player.GetItemCount x` in a
+// Let) `PlayerRef` whichever it writes. A first pass finds which entries for the player are used
+// in which way, and the names are chosen so that each entry compiles back to itself: `PlayerRef`
+// for an entry used as an OBSE calling reference, then `player` and `PlayerRef` in list order.
 std::map<std::uint16_t, std::string> player_names(const ScriptData& script, const DecompileOptions& options) {
   std::map<std::uint16_t, std::string> names;
   const ScriptRef player{ScriptRef::Kind::Object, kPlayerRef};
@@ -514,11 +515,11 @@ std::map<std::uint16_t, std::string> player_names(const ScriptData& script, cons
     return names;  // the real pass reports it
   }
   std::vector<std::string> free_names{"player", "PlayerRef"};
-  for (std::uint16_t index : uses.obse) {
+  for (std::uint16_t index : uses.calling) {
     names[index] = "PlayerRef";
     std::erase(free_names, "PlayerRef");
   }
-  for (std::uint16_t index : uses.vanilla) {
+  for (std::uint16_t index : uses.named) {
     if (names.contains(index) || free_names.empty()) continue;
     names[index] = free_names.front();
     free_names.erase(free_names.begin());

@@ -9,7 +9,7 @@ namespace {
 
 bool word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
+         (static_cast<unsigned char>(c) >= 0x80 && c != '\xA0');
 }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -43,7 +43,8 @@ std::vector<Token> tokenize(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     const char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f') {
+    // 0xA0 is the Windows-1252 no-break space, which the editor skips like a blank.
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == '\xA0') {
       ++i;
       continue;
     }

@@ -153,7 +153,7 @@ class ObseParser {
     const Token& f = t_.peek();
     if (f.kind == TokenKind::Word && !c_.local(f.text) && !(t_.peek(1).is(".") || t_.peek(1).is("["))) {
       t_.next();
-      auto r = c_.form(f, true);
+      auto r = c_.form(f, false);
       if (!r) c_.fail(f, fmt::format("unknown function script '{}'", f.text));
       fn.u8(obse_token::kForm);
       fn.u16(r->ref_index);
@@ -219,7 +219,7 @@ class ObseParser {
     // A bare word before `::` is a pair key (event filters: ref::x, object::y): a string.
     if (t_.peek().is("::") && !c_.local(name.text) && !find_command(name.text) && !known_form(name))
       return write_string(out, name.text);
-    Resolved r = c_.resolve(name, true);
+    Resolved r = c_.resolve(name, false);
     switch (r.kind) {
       case Resolved::Kind::Local: return write_variable(out, r.local->type, 0, r.local->index);
       case Resolved::Kind::Command: return command_token(*r.command, 0, out);

@@ -17,8 +17,7 @@ std::string wrap(const Operand& o, bool paren) { return paren ? "(" + o.text + "
 
 class ObseDecoder {
  public:
-  explicit ObseDecoder(DecodeContext& c) : c_(c) { ++c_.obse_depth; }
-  ~ObseDecoder() { --c_.obse_depth; }
+  explicit ObseDecoder(DecodeContext& c) : c_(c) {}
   ObseDecoder(const ObseDecoder&) = delete;
   ObseDecoder& operator=(const ObseDecoder&) = delete;
 
@@ -145,6 +144,13 @@ class ObseDecoder {
   Operand command_token() {
     auto& r = c_.r;
     std::uint16_t ref = r.u16("calling reference");
+    // Named before the arguments, so first use follows the bytes.
+    std::string owner;
+    if (ref) {
+      c_.obse_calling_ref = true;
+      owner = c_.ref(ref);
+      c_.obse_calling_ref = false;
+    }
     const std::size_t oat = r.position();
     const CommandInfo& cmd = c_.command(r.u16("opcode"), oat);
     const std::size_t lat = r.position();
@@ -166,7 +172,7 @@ class ObseDecoder {
       text = call_args(cmd, end);
       has_args = text.size() > cmd.name.size();
     }
-    if (ref) text = c_.ref(ref) + "." + text;
+    if (ref) text = owner + "." + text;
     // A call with arguments swallows what follows it; as an operand it needs parentheses.
     return {text, has_args ? 0 : kAtom};
   }

@@ -3,6 +3,7 @@
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/io/zlib_codec.hpp"
+#include "tesmod/plugin/master_match.hpp"
 #include "tesmod/plugin/strings_file.hpp"
 #include "tesmod/plugin/subrecord.hpp"
 
@@ -14,12 +15,36 @@ constexpr Signature kEDID("EDID"), kSCRI("SCRI"), kNAME("NAME"), kSCPT("SCPT"), 
 
 bool is_reference(Signature t) { return t == kREFR || t == kACHR || t == kACRE; }
 
+// The forms a plugin takes from its masters: the records it overrides and its scripts' SCRO.
+std::vector<std::uint32_t> forms_used(const PluginFile& plugin) {
+  static constexpr Signature kSCRO("SCRO");
+  const auto masters = static_cast<std::uint32_t>(plugin.header().masters.size());
+  std::vector<std::uint32_t> ids;
+  Inflater inflater;
+  for (const IndexEntry& e : plugin.entries().subspan(1)) {
+    if (e.is_group()) continue;
+    if ((e.id >> 24) < masters) ids.push_back(e.id);
+    try {
+      const auto body = plugin.body(e, inflater);
+      const ErrorContext where{plugin.name(), e.offset, RecordRef{e.type, e.id, {}}};
+      SubrecordCursor cursor(body, where, Error::kNoOffset);
+      SubrecordView v;
+      while (cursor.next(v))
+        if (v.type == kSCRO && v.data.size() == 4) ids.push_back(le::u32(v.data.data()));
+    } catch (const Error&) {
+      // the plugin's own reader reports damaged records
+    }
+  }
+  return ids;
+}
+
 }  // namespace
 
 std::unique_ptr<PluginNames> PluginNames::build(const PluginFile& plugin, const Options& options) {
   auto names = std::make_unique<PluginNames>();
   const auto& masters = plugin.header().masters;
-  if (options.load_masters) {
+  if (options.load_masters && !masters.empty()) {
+    const std::vector<std::uint32_t> used = forms_used(plugin);
     const std::filesystem::path dir = std::filesystem::path(plugin.name()).parent_path();
     for (std::size_t mi = 0; mi < masters.size(); ++mi) {
       auto path = find_file_nocase(dir.empty() ? "." : dir, masters[mi].name);
@@ -29,6 +54,10 @@ std::unique_ptr<PluginNames> PluginNames::build(const PluginFile& plugin, const 
       }
       try {
         PluginFile m = PluginFile::open(*path, OpenOptions{.threads = 1, .count_subrecords = false, .game = std::nullopt});
+        if (const MasterMatch match = match_master(m, static_cast<std::uint32_t>(mi), used); !match.plausible()) {
+          names->mismatched_.push_back(match.describe(masters[mi].name));
+          continue;
+        }
         // The master's own file indexes, mapped onto the plugin's master list by name.
         std::vector<std::uint32_t> map;
         for (const MasterFile& mm : m.header().masters) {

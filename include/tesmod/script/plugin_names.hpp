@@ -26,6 +26,9 @@ class PluginNames : public NameSource {
   const ScriptData* script(std::uint32_t script_form_id) const override;
 
   const std::vector<std::string>& masters_missing() const { return missing_; }
+  // Masters found beside the plugin but left out: another build than the plugin was made
+  // against (see MasterMatch), so their names would resolve to the wrong forms.
+  const std::vector<std::string>& masters_mismatched() const { return mismatched_; }
 
  private:
   struct Entry {
@@ -38,6 +41,7 @@ class PluginNames : public NameSource {
   std::unordered_map<std::string, std::uint32_t> by_editor_id_;  // lower case
   std::unordered_map<std::uint32_t, ScriptData> scripts_;
   std::vector<std::string> missing_;
+  std::vector<std::string> mismatched_;
 };
 
 }  // namespace tesmod::script
