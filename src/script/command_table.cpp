@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "tesmod/io/ascii.hpp"
 
@@ -14,6 +15,8 @@ namespace {
 struct NameIndex {
   std::unordered_map<std::string, const CommandInfo*> commands;
   std::unordered_map<std::string, const CommandInfo*> blocks;
+  // Plugin commands by name, every build's (names shared between builds have several).
+  std::unordered_map<std::string, std::vector<const CommandInfo*>> plugin_commands;
 
   NameIndex() {
     for (const CommandInfo& c : kCommandData) {
@@ -22,6 +25,10 @@ struct NameIndex {
       // The first registration of a name wins, as in the game's own table.
       map.emplace(ascii::to_lower(c.name), &c);
       if (!c.short_name.empty()) map.emplace(ascii::to_lower(c.short_name), &c);
+      if (c.kind == CommandKind::Plugin) {
+        plugin_commands[ascii::to_lower(c.name)].push_back(&c);
+        if (!c.short_name.empty()) plugin_commands[ascii::to_lower(c.short_name)].push_back(&c);
+      }
     }
   }
 };
@@ -52,6 +59,15 @@ const CommandInfo* find_command(std::string_view name) {
   auto& map = names().commands;
   auto it = map.find(ascii::to_lower(name));
   return it == map.end() ? nullptr : it->second;
+}
+
+const CommandInfo* find_command(std::string_view name, std::span<const std::string> plugins) {
+  const CommandInfo* first = find_command(name);
+  if (plugins.empty() || !first || first->kind != CommandKind::Plugin) return first;
+  const auto& alternatives = names().plugin_commands.at(ascii::to_lower(name));
+  for (const CommandInfo* c : alternatives)
+    if (std::find(plugins.begin(), plugins.end(), c->plugin) != plugins.end()) return c;
+  return first;
 }
 
 const CommandInfo* find_block(std::string_view name) {

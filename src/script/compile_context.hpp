@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,8 @@ struct Hints {
   };
   std::map<std::uint16_t, RefUse> refs;
   std::vector<std::uint16_t> first_use;  // reference-list indexes in order of first use
+  bool early_obse_strings = false;       // a string literal kept %r or %q (see obse_profile.hpp)
+  std::set<std::string> obse_plugins;    // CommandInfo::plugin of the plugin commands called
 };
 Hints collect_hints(const ScriptData& original);
 
@@ -129,6 +132,8 @@ class CompileContext {
   [[noreturn]] void fail(std::uint32_t column, const std::string& message) const;
 
   const Local* local(std::string_view name) const;
+  // A command by name, among the OBSE plugin builds the options name.
+  const CommandInfo* command(std::string_view name) const { return find_command(name, options.obse_plugins); }
   void declare(const Token& keyword, const Token& name);
 
   // Reference-list entries, found or added (first use order).
@@ -162,7 +167,8 @@ void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out);
 // OBSE pieces used by the vanilla part.
 void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out);
 void obse_function_header(CompileContext& c, Tokens& t, Bytes& out);
-// %r -> line break, %q -> quote, as OBSE does to every string literal it compiles.
-std::string obse_string(std::string_view text);
+// %r -> line break, %q -> quote, as OBSE does to every string literal it compiles (not the
+// early builds: ObseProfile::Early keeps the text as written).
+std::string obse_string(std::string_view text, ObseProfile profile);
 
 }  // namespace tesmod::script::detail

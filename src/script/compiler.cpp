@@ -196,7 +196,7 @@ Resolved CompileContext::resolve(const Token& name, bool obse_calling) {
     r.local = v;
     return r;
   }
-  if (const CommandInfo* cmd = find_command(name.text)) {
+  if (const CommandInfo* cmd = command(name.text)) {
     // A form whose EditorID is also a command name loses to the command, as in the editor.
     r.kind = Resolved::Kind::Command;
     r.command = cmd;
@@ -276,7 +276,8 @@ RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_t
   fail(var, fmt::format("cannot find the variable '{}' of '{}' (its script is not available)", var.text, owner_token.text));
 }
 
-std::string obse_string(std::string_view text) {
+std::string obse_string(std::string_view text, ObseProfile profile) {
+  if (profile == ObseProfile::Early) return std::string(text);
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '%' && i + 1 < text.size()) {
@@ -414,7 +415,7 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
         return;
       }
       const Token& s = t.next();
-      std::string text = s.kind == TokenKind::String ? obse_string(s.text) : std::string(s.text);
+      std::string text = s.kind == TokenKind::String ? obse_string(s.text, c.options.obse_profile) : std::string(s.text);
       out.u16(static_cast<std::uint16_t>(text.size()));
       out.text(text);
       return;
@@ -463,6 +464,10 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
 
 void vanilla_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out, bool always_count) {
   auto params = cmd.params();
+  if (c.options.obse_profile == ObseProfile::Early && takes_no_arguments_in_early_obse(cmd.opcode)) {
+    // No parameter list at all: not even the argument count is written.
+    return;
+  }
   if (params.empty()) {
     if (always_count) out.u16(0);
     return;
@@ -523,7 +528,7 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
     t.next();
     const Token& member = t.next();
     Resolved owner = c.resolve(owner_tok, false);
-    if (const CommandInfo* cmd = find_command(member.text)) {
+    if (const CommandInfo* cmd = c.command(member.text)) {
       out.u8(op::kRefPrefix);
       out.u16(c.owner_entry(owner, owner_tok));
       expression_call(c, t, *cmd, out);
@@ -832,11 +837,11 @@ class StatementCompiler {
       t.next();
       t.next();
       const Token& name = t.next();
-      cmd = find_command(name.text);
+      cmd = c_.command(name.text);
       if (!cmd) c_.fail(name, fmt::format("unknown command '{}'", name.text));
     } else {
       const Token& name = t.next();
-      cmd = find_command(name.text);
+      cmd = c_.command(name.text);
       if (!cmd) c_.fail(name, fmt::format("unknown command or statement '{}'", name.text));
     }
     begin_statement();
@@ -881,7 +886,7 @@ class StatementCompiler {
     } else {
       const Token& text = t.next();
       if (text.kind != TokenKind::String) c_.fail(text, fmt::format("{} expects a quoted text", cmd.name));
-      s = obse_string(text.text);
+      s = obse_string(text.text, c_.options.obse_profile);
     }
     code_.u16(1);
     code_.u16(static_cast<std::uint16_t>(s.size()));
@@ -914,7 +919,7 @@ class StatementCompiler {
         } else {
           const Token& b = t.next();
           if (b.kind != TokenKind::String) c_.fail(b, "expected a quoted button text");
-          bt = obse_string(b.text);
+          bt = obse_string(b.text, c_.options.obse_profile);
         }
         buttons.u16(1);
         buttons.u16(static_cast<std::uint16_t>(bt.size()));

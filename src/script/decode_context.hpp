@@ -50,6 +50,8 @@ class DecodeContext {
   PlayerUses* player_uses = nullptr;
   // Names for reference-list entries of the player, when the list has more than one.
   std::map<std::uint16_t, std::string> player_names;
+  // A string literal as source text (quoted()), noting strings only an early OBSE writes.
+  std::string literal(std::span<const std::uint8_t> text);
   void note_global(std::uint16_t ref_index) {
     if (usage) usage->refs[ref_index].global = true;
   }

@@ -68,6 +68,7 @@ std::string DecodeContext::remote_var(std::uint16_t ref_index, std::uint8_t code
 const CommandInfo& DecodeContext::command(std::uint16_t opcode, std::size_t at) const {
   const CommandInfo* c = find_command(opcode);
   if (!c) fail(at, fmt::format("unknown command opcode 0x{:04X}", opcode));
+  if (usage && !c->plugin.empty()) usage->obse_plugins.emplace(c->plugin);
   return *c;
 }
 
@@ -109,12 +110,23 @@ std::string named(NamedParam kind, std::uint16_t code, std::string_view what, co
 
 }  // namespace
 
+std::string DecodeContext::literal(std::span<const std::uint8_t> text) {
+  if (usage)
+    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+      if (text[i] != '%') continue;
+      const char n = static_cast<char>(text[i + 1]);
+      if (n == 'r' || n == 'R' || n == 'q' || n == 'Q') usage->early_obse_strings = true;
+      ++i;  // %% and %x are one unit
+    }
+  return quoted(text);
+}
+
 std::string DecodeContext::argument(std::uint8_t type) {
   const std::size_t at = r.position();
   switch (type) {
     case param::kString: {
       std::uint16_t n = r.u16("string length");
-      return quoted(r.bytes(n, "string"));
+      return literal(r.bytes(n, "string"));
     }
     case param::kActorValue: return named(NamedParam::ActorValue, r.u16("actor value"), "actor value", *this);
     case param::kAnimationGroup:
@@ -390,7 +402,7 @@ class Decompiler {
     std::string out(cmd.name);
     if (r.u16("argument count") != 1) c_.fail(r.position() - 2, "message with an argument count other than 1");
     std::uint16_t n = r.u16("string length");
-    out += ' ' + quoted(r.bytes(n, "message text"));
+    out += ' ' + c_.literal(r.bytes(n, "message text"));
     std::uint16_t vars = r.u16("variable count");
     for (std::uint16_t i = 0; i < vars; ++i) out += ", " + message_var();
     if (cmd.opcode == op::kMessageBox) {
@@ -398,7 +410,7 @@ class Decompiler {
       for (std::uint16_t i = 0; i < buttons; ++i) {
         if (r.u16("button tag") != 1) c_.fail(r.position() - 2, "button without its 01 00 tag");
         std::uint16_t bl = r.u16("button length");
-        out += ", " + quoted(r.bytes(bl, "button text"));
+        out += ", " + c_.literal(r.bytes(bl, "button text"));
       }
     } else {
       // Message: how many seconds it shows, 0 when not given.

@@ -35,8 +35,8 @@ void write_number(Bytes& out, std::string_view text, const Token& at, CompileCon
   out.f64(v);
 }
 
-void write_string(Bytes& out, std::string_view text) {
-  std::string s = obse_string(text);
+void write_string(Bytes& out, std::string_view text, ObseProfile profile) {
+  std::string s = obse_string(text, profile);
   out.u8(obse_token::kString);
   out.u16(static_cast<std::uint16_t>(s.size()));
   out.text(s);
@@ -115,7 +115,7 @@ class ObseParser {
       if (b->code == kMember) {
         const Token& m = t_.next();
         if (!m.is_word() && m.kind != TokenKind::String) c_.fail(m, "expected a member name after '->'");
-        write_string(out, m.text);
+        write_string(out, m.text, c_.options.obse_profile);
         continue;
       }
       expect_operand = true;
@@ -204,7 +204,7 @@ class ObseParser {
     }
     if (tok.kind == TokenKind::String) {
       t_.next();
-      return write_string(out, tok.text);
+      return write_string(out, tok.text, c_.options.obse_profile);
     }
     if (!tok.is_word()) c_.fail(tok, fmt::format("expected a value, found '{}'", tok.text));
     const Token& name = t_.next();
@@ -212,13 +212,13 @@ class ObseParser {
       t_.next();
       const Token& member = t_.next();
       Resolved owner = c_.resolve(name, true);
-      if (const CommandInfo* cmd = find_command(member.text)) return command_token(*cmd, c_.owner_entry(owner, name), out);
+      if (const CommandInfo* cmd = c_.command(member.text)) return command_token(*cmd, c_.owner_entry(owner, name), out);
       RemoteVar rv = c_.remote_var(owner, name, member);
       return write_variable(out, rv.type, rv.ref_index, rv.index);
     }
     // A bare word before `::` is a pair key (event filters: ref::x, object::y): a string.
-    if (t_.peek().is("::") && !c_.local(name.text) && !find_command(name.text) && !known_form(name))
-      return write_string(out, name.text);
+    if (t_.peek().is("::") && !c_.local(name.text) && !c_.command(name.text) && !known_form(name))
+      return write_string(out, name.text, c_.options.obse_profile);
     Resolved r = c_.resolve(name, false);
     switch (r.kind) {
       case Resolved::Kind::Local: return write_variable(out, r.local->type, 0, r.local->index);
@@ -233,7 +233,7 @@ class ObseParser {
         return;
       case Resolved::Kind::None:
         // OBSE takes an unknown bare word for a string.
-        return write_string(out, name.text);
+        return write_string(out, name.text, c_.options.obse_profile);
     }
   }
 

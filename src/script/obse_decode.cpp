@@ -67,7 +67,7 @@ class ObseDecoder {
         case obse_token::kString: {
           std::uint16_t n = r.u16("string length");
           auto text = r.bytes(n, "string");
-          stack.push_back({quoted(text)});
+          stack.push_back({c_.literal(text)});
           break;
         }
         case obse_token::kForm: stack.push_back({c_.ref(r.u16("reference index"))}); break;

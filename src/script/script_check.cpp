@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
@@ -196,6 +197,17 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
   const std::vector<PluginScript> scripts = plugin_scripts(file);
   if (scripts.empty()) return report;
   const std::unique_ptr<PluginNames> names = PluginNames::build(file);
+  // The OBSE setup the plugin's scripts were compiled with, as their bytes show it.
+  ObseProfile profile = ObseProfile::Current;
+  std::set<std::string> plugin_builds;
+  if (options.detect_obse_profile)
+    for (const PluginScript& s : scripts) {
+      if (s.error) continue;
+      ObseEvidence e = obse_evidence(s.data);
+      if (e.early_strings) profile = ObseProfile::Early;
+      plugin_builds.insert(e.plugins.begin(), e.plugins.end());
+    }
+  report.obse_plugins.assign(plugin_builds.begin(), plugin_builds.end());
 
   for (const PluginScript& s : scripts) {
     const auto fail = [&](ScriptCheckKind kind, std::string field, std::uint64_t byte, std::uint32_t line,
@@ -218,6 +230,9 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
     co.result_script = s.is_result_script();
     co.result_locals = co.result_script ? result_locals(s, *names) : nullptr;
     co.type = static_cast<ScriptType>(original.header.type);
+    co.obse_profile = profile;
+    co.obse_plugins = report.obse_plugins;
+    if (profile == ObseProfile::Early) ++report.early_obse;
 
     bool hinted = false;
     // Compiles source and compares; true when identical.

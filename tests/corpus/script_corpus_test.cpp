@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <set>
 
 #include "test_support.hpp"
 #include "tesmod/io/zlib_codec.hpp"
@@ -105,12 +106,26 @@ TEST(ScriptCorpus, EveryScriptDecompiles) {
   EXPECT_GT(total, 800u);
 }
 
-// The byte-identical share is held at what the compiler reached (96.9 % and 98.1 % when
-// written); the failures left are listed in the issue notes.
+// Every script compiles to the stored bytes except these, whose stored bytes no compiler setup
+// we know of makes from the stored source:
+// - OblivionOnline builds whose command tables are published nowhere (OOArena 2007-09-03 and the
+//   OblivionOnline.esp build with MPSynchActors): plugin commands, not vanilla or OBSE ones;
+// - SLSD lists in an order, or with indices, that the stored source does not declare: the
+//   source was edited after the last compile (the bytecode itself matches).
+// Any other failure is a regression; so is a script of this list that starts to fail decompile.
 TEST(ScriptCorpus, CompileFigures) {
   TESMOD_REQUIRE_CORPUS();
+  const std::set<std::string> known_compile_failures = {
+      "OOArena_2007-09-03.esp 1OOBookScript",     "OOArena_2007-09-03.esp 1OOPlayerNPC",
+      "OblivionOnline.esp 1OOBookScript",         "OblivionOnline.esp 1OOPlayerNPC",
+      "CTAddPose_Custom.esp a000CTAddPoseQuestScript",
+      "lDisplay Skill Perk Effects.esp lSPDUpdateSpeechcraftFunctionScript",
+      "BirthsignRecreation.esp BMRFunction",      "BirthsignRecreation.esp BMRSetListText"};
+  // Decompiled text cannot declare a000CTAddPoseQuestScript's two locals that are both named `button`.
+  const std::set<std::string> known_decompile_failures = {
+      "OOArena_2007-09-03.esp 1OOBookScript", "OblivionOnline.esp 1OOBookScript",
+      "OblivionOnline.esp 1OOPlayerNPC", "CTAddPose_Custom.esp a000CTAddPoseQuestScript"};
   ScriptCheckReport all;
-  std::map<std::string, std::size_t> first_words;  // of failure messages, to see what dominates
   for (const auto& path : oblivion_plugins()) {
     const PluginFile file = PluginFile::open(path);
     const ScriptCheckReport r = check_scripts(file);
@@ -121,18 +136,20 @@ TEST(ScriptCorpus, CompileFigures) {
     all.decompile.total += r.decompile.total;
     all.decompile.identical += r.decompile.identical;
     all.hinted += r.hinted;
-    for (const ScriptCheckFailure& f : r.failures)
-      ++first_words[std::string(to_string(f.check)) + ": " + (f.field.empty() ? f.message.substr(0, 40) : f.field)];
+    all.early_obse += r.early_obse;
+    for (const ScriptCheckFailure& f : r.failures) {
+      const std::string key = path.filename().string() + " " + f.editor_id;
+      const auto& known = f.check == ScriptCheckKind::Compile ? known_compile_failures : known_decompile_failures;
+      EXPECT_TRUE(known.count(key)) << to_string(f.check) << " " << key << ": " << f.field << " byte " << f.byte
+                                    << " line " << f.line << ": " << f.message;
+    }
   }
-  EXPECT_GE(all.compile.identical * 1000, all.compile.total * 967);
-  EXPECT_GE(all.decompile.identical * 1000, all.decompile.total * 980);
+  EXPECT_GT(all.compile.total, 800u);
+  EXPECT_EQ(all.compile.identical, all.compile.total - known_compile_failures.size());
+  EXPECT_EQ(all.decompile.identical, all.decompile.total - known_decompile_failures.size());
   std::cout << "[ script check ] compile " << all.compile.identical << "/" << all.compile.total << " identical, decompile "
-            << all.decompile.identical << "/" << all.decompile.total << " identical, " << all.hinted << " used hints\n";
-  std::vector<std::pair<std::size_t, std::string>> top;
-  for (const auto& [k, n] : first_words) top.emplace_back(n, k);
-  std::sort(top.rbegin(), top.rend());
-  for (std::size_t i = 0; i < std::min<std::size_t>(top.size(), 10); ++i)
-    std::cout << "[ script check ]   " << top[i].first << "  " << top[i].second << '\n';
+            << all.decompile.identical << "/" << all.decompile.total << " identical, " << all.hinted << " used hints, "
+            << all.early_obse << " compiled as by an early OBSE\n";
 }
 
 // Damaged code and source: every corpus script truncated and corrupted at spread-out points

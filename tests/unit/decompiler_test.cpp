@@ -160,10 +160,15 @@ TEST(Decompiler, PlayerAndPlayerRefKeepTheirOwnEntries) {
       "scn t\nBegin GameMode\nif player.GetDead == 0\nendif\nif PlayerRef.GetDead == 0\nendif\nEnd\n");
   EXPECT_NE(text.find("player.GetDead"), std::string::npos) << text;
   EXPECT_NE(text.find("PlayerRef.GetDead"), std::string::npos) << text;
-  // OBSE code names the player PlayerRef whichever it writes; vanilla code that shares its entry
-  // must say PlayerRef too.
-  const std::string shared = round_trip("scn t\nref r\nBegin GameMode\nLet r := player\nif PlayerRef.GetDead == 0\nendif\nEnd\n");
-  EXPECT_NE(shared.find("PlayerRef.GetDead"), std::string::npos) << shared;
+  // OBSE names a command's calling reference PlayerRef whichever it writes; vanilla code that
+  // shares its entry must say PlayerRef too.
+  const std::string shared =
+      round_trip("scn t\nshort d\nBegin GameMode\nLet d := player.GetDead\nif PlayerRef.GetDead == 0\nendif\nEnd\n");
+  EXPECT_NE(shared.find("If PlayerRef.GetDead"), std::string::npos) << shared;
+  // A bare `player` in OBSE code is keyed as written, and shares vanilla `player`'s entry.
+  const std::string bare =
+      round_trip("scn t\nref r\nBegin GameMode\nLet r := player\nif player.GetDead == 0\nendif\nEnd\n");
+  EXPECT_NE(bare.find("If player.GetDead"), std::string::npos) << bare;
 }
 
 TEST(Decompiler, BoxedArgumentsAreParenthesized) {

@@ -191,8 +191,15 @@ struct CompileArgs {
   std::string editor_id;
   std::string output;
   std::string type = "object";
+  std::string obse = "current";
   bool in_place = false;
 };
+
+script::ObseProfile parse_profile(const std::string& text) {
+  script::ObseProfile p;
+  if (!script::parse_obse_profile(text, p)) throw UsageError("--obse must be current or early, not '" + text + "'");
+  return p;
+}
 
 // Prints `SRC:line:column: message` for a compile error.
 int report(const std::string& source_path, const script::CompileError& e) {
@@ -224,6 +231,7 @@ int run_compile(const CompileArgs& a) {
   o.names = names.get();
   o.previous = existing ? &existing->data : nullptr;
   o.type = existing ? static_cast<script::ScriptType>(existing->data.header.type) : parse_type(a.type);
+  o.obse_profile = parse_profile(a.obse);
   script::CompileResult r;
   try {
     r = script::compile(source, o);
@@ -253,13 +261,15 @@ int run_compile(const CompileArgs& a) {
   return kExitOk;
 }
 
-int run_check(const std::string& source_path, const std::string& plugin_path, const std::string& type) {
+int run_check(const std::string& source_path, const std::string& plugin_path, const std::string& type,
+              const std::string& obse) {
   const std::string source = read_text(source_path);
   std::optional<PluginFile> file;
   std::unique_ptr<script::PluginNames> names;
   std::vector<PluginScript> scripts;
   script::CompileOptions o;
   o.type = parse_type(type);
+  o.obse_profile = parse_profile(obse);
   if (!plugin_path.empty()) {
     file = PluginFile::open(plugin_path);
     names = script::PluginNames::build(*file);
@@ -311,6 +321,8 @@ Command add_script(CLI::App& app, Common&) {
   comp->add_option("--source", args->compile.source, "Script source text")->required();
   comp->add_option("--edid", args->compile.editor_id, "EditorID of the SCPT (default: the ScriptName line)");
   comp->add_option("--type", args->compile.type, "Type of a new script: object, quest or magic-effect")->capture_default_str();
+  const char* obse_help = "Compile like the current OBSE, or like an early one (strings keep %r and %q)";
+  comp->add_option("--obse", args->compile.obse, obse_help)->capture_default_str();
   auto* out = comp->add_option("-o,--output", args->compile.output, "Where to write the plugin");
   auto* in_place = comp->add_flag("--in-place", args->compile.in_place, "Replace FILE itself (atomically)");
   out->excludes(in_place);
@@ -319,12 +331,13 @@ Command add_script(CLI::App& app, Common&) {
   check->add_option("SOURCE", args->check_source, "Script source text")->required();
   check->add_option("--plugin", args->check_plugin, "Plugin (and masters beside it) that names refer to");
   check->add_option("--type", args->compile.type, "Script type: object, quest or magic-effect")->capture_default_str();
+  check->add_option("--obse", args->compile.obse, obse_help)->capture_default_str();
 
   return {sub, [args, list, dec, comp, check] {
             if (list->parsed()) return run_list(args->file, args->json);
             if (dec->parsed()) return run_decompile(args->file, args->which, args->out_dir);
             if (comp->parsed()) return run_compile(args->compile);
-            if (check->parsed()) return run_check(args->check_source, args->check_plugin, args->compile.type);
+            if (check->parsed()) return run_check(args->check_source, args->check_plugin, args->compile.type, args->compile.obse);
             return kExitUsage;
           }};
 }

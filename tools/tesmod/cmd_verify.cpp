@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <iostream>
@@ -109,7 +110,7 @@ Outcome verify_one(const std::string& path, unsigned threads, const DeepOptions&
     out.bytes = file.bytes().size();
     const RoundTrip r = write_back_and_compare(file);
     out.written = r.written;
-    if (deep.deep && file.game() == Game::Oblivion) out.scripts = script::check_scripts(file, {.hints = deep.hints});
+    if (deep.deep && file.game() == Game::Oblivion) out.scripts = script::check_scripts(file, {.hints = deep.hints, .detect_obse_profile = deep.hints});
     if (deep.deep) check_fields(file, threads, out);
     if (r.identical) return out;
     out.status = Outcome::Different;
@@ -155,8 +156,11 @@ nlohmann::ordered_json failure_json(const script::ScriptCheckFailure& f) {
 }
 
 std::string summary_text(const script::ScriptCheckReport& r) {
-  return fmt::format("scripts: compile {}/{} identical, decompile {}/{} identical, {} used hints", r.compile.identical,
-                     r.compile.total, r.decompile.identical, r.decompile.total, r.hinted);
+  std::string s = fmt::format("scripts: compile {}/{} identical, decompile {}/{} identical, {} used hints",
+                              r.compile.identical, r.compile.total, r.decompile.identical, r.decompile.total, r.hinted);
+  if (r.early_obse) s += fmt::format(", {} compiled as by an early OBSE", r.early_obse);
+  if (!r.obse_plugins.empty()) s += fmt::format("; OBSE plugins: {}", fmt::join(r.obse_plugins, ", "));
+  return s;
 }
 
 }  // namespace
@@ -178,7 +182,8 @@ Command add_verify(CLI::App& app, Common& common) {
                 "text) and, for Oblivion, compile every script from its source and from its decompiled text, and\n"
                 "compare each with the bytes stored");
   sub->add_flag("--no-hints", args->no_hints,
-         "With --deep: do not let the compiler take facts of missing masters from the stored script")
+         "With --deep: do not let the compiler take facts of missing masters from the stored script, nor\n"
+         "detect scripts compiled by an early OBSE")
       ->needs(deep_flag);
   add_common_options(*sub, common);
   return {sub, [args, &common] {
@@ -203,6 +208,7 @@ Command add_verify(CLI::App& app, Common& common) {
                 total.decompile.total += o.scripts->decompile.total;
                 total.decompile.identical += o.scripts->decompile.identical;
                 total.hinted += o.scripts->hinted;
+                total.early_obse += o.scripts->early_obse;
               }
               if (args->json) {
                 nlohmann::ordered_json j;
@@ -227,7 +233,9 @@ Command add_verify(CLI::App& app, Common& common) {
                   const script::ScriptCheckReport& r = *o.scripts;
                   j["checks"] = {{"script_compile", {{"total", r.compile.total}, {"identical", r.compile.identical}}},
                                  {"script_decompile", {{"total", r.decompile.total}, {"identical", r.decompile.identical}}},
-                                 {"script_hints", r.hinted}};
+                                 {"script_hints", r.hinted},
+                                 {"script_early_obse", r.early_obse}};
+                  j["script_obse_plugins"] = r.obse_plugins;
                   nlohmann::ordered_json failures = nlohmann::ordered_json::array();
                   for (const auto& f : r.failures) failures.push_back(failure_json(f));
                   j["script_failures"] = std::move(failures);
@@ -273,7 +281,8 @@ Command add_verify(CLI::App& app, Common& common) {
                 j["script_totals"] = {
                     {"script_compile", {{"total", total.compile.total}, {"identical", total.compile.identical}}},
                     {"script_decompile", {{"total", total.decompile.total}, {"identical", total.decompile.identical}}},
-                    {"script_hints", total.hinted}};
+                    {"script_hints", total.hinted},
+                    {"script_early_obse", total.early_obse}};
                 nlohmann::ordered_json totals = nlohmann::ordered_json::object();
                 for (const auto& [name, t] : check_totals) totals[name] = {{"total", t.first}, {"identical", t.second}};
                 j["check_totals"] = std::move(totals);

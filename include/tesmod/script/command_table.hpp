@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace tesmod::script {
@@ -55,6 +56,7 @@ struct CommandInfo {
   std::uint16_t first_param;
   std::uint8_t param_count;
   std::string_view return_type;  // OBSE return type ("String", "Array", "Form", ... or empty = number)
+  std::string_view plugin;       // OBSE plugin commands: the plugin (and build) that registers it
 
   std::span<const ParamSpec> params() const;
   bool is_block() const { return kind == CommandKind::Block; }
@@ -63,6 +65,9 @@ struct CommandInfo {
 // Lookups over the built-in table. Names compare case-insensitively; short names count too.
 const CommandInfo* find_command(std::uint16_t opcode);
 const CommandInfo* find_command(std::string_view name);
+// Builds of one OBSE plugin may register a name at different opcodes (OblivionOnline did): the
+// command of a build in `plugins` (CommandInfo::plugin) wins, else the first registered.
+const CommandInfo* find_command(std::string_view name, std::span<const std::string> plugins);
 // Begin-block types share the opcode space of nothing else; looked up separately.
 const CommandInfo* find_block(std::uint16_t type);
 const CommandInfo* find_block(std::string_view name);

@@ -6,8 +6,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tesmod/script/names.hpp"
+#include "tesmod/script/obse_profile.hpp"
 #include "tesmod/script/script_data.hpp"
 
 namespace tesmod::script {
@@ -40,6 +42,11 @@ struct CompileOptions {
   // this compiled original.
   const ScriptData* hints = nullptr;
   ScriptType type = ScriptType::Object;  // for new scripts
+  // Which OBSE's compiler to match (see obse_profile.hpp).
+  ObseProfile obse_profile = ObseProfile::Current;
+  // OBSE plugin builds installed (CommandInfo::plugin): where builds register one name at
+  // different opcodes, theirs is used. plugin_builds_used() finds them in compiled scripts.
+  std::vector<std::string> obse_plugins;
 };
 
 struct CompileResult {

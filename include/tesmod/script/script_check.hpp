@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/script/obse_profile.hpp"
 #include "tesmod/script/script_data.hpp"
 
 namespace tesmod::script {
@@ -18,6 +19,9 @@ namespace tesmod::script {
 struct ScriptCheckOptions {
   // Let the compiler take facts that live only in unavailable masters from the original.
   bool hints = true;
+  // Compile a plugin's scripts like an early OBSE when one of them shows it was compiled by one
+  // (shows_early_obse()); otherwise, and when false, like the current OBSE.
+  bool detect_obse_profile = true;
 };
 
 enum class ScriptCheckKind : std::uint8_t { Compile, Decompile };
@@ -62,6 +66,8 @@ struct ScriptCheckReport {
   ScriptCheckCounts compile;    // SCTX compiled
   ScriptCheckCounts decompile;  // decompiled, then compiled
   std::size_t hinted = 0;       // scripts whose compiles took a fact from the original
+  std::size_t early_obse = 0;   // scripts compiled like an early OBSE (detected per plugin)
+  std::vector<std::string> obse_plugins;  // OBSE plugin builds detected and compiled against
   std::vector<ScriptCheckFailure> failures;
 
   bool all_identical() const { return compile.identical == compile.total && decompile.identical == decompile.total; }
