@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -150,6 +151,10 @@ class CompileContext {
   Resolved resolve(const Token& name, bool obse_calling);
   // name is a form (not a local, not a command)? Adds its reference-list entry.
   std::optional<Resolved> form(const Token& name, bool obse_calling);
+  // Declared type of a variable in another script's source (OBSE V tokens need the keyword);
+  // each script's declarations are read once per compile.
+  std::optional<ObseVarType> declared_type(const ScriptData& s, std::string_view var);
+  std::map<const ScriptData*, std::unordered_map<std::string, ObseVarType>> declared_types;
   // `owner.var`: owner already resolved to an entry (or a local ref variable).
   RemoteVar remote_var(const Resolved& owner, const Token& owner_token, const Token& var);
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -24,6 +25,17 @@ namespace detail {
 // ---------------------------------------------------------------------------------------------
 // Context: locals, reference list, names
 
+namespace {
+
+bool has_duplicate_entries(const std::vector<ScriptRef>& refs) {
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    for (std::size_t j = i + 1; j < refs.size(); ++j)
+      if (refs[i] == refs[j]) return true;
+  return false;
+}
+
+}  // namespace
+
 CompileContext::CompileContext(const CompileOptions& o) : options(o) {
   if (o.previous) {
     variable_count = o.previous->header.variable_count;
@@ -31,9 +43,11 @@ CompileContext::CompileContext(const CompileOptions& o) : options(o) {
     ref_keys.resize(refs.size());
   }
   if (o.hints) hints = collect_hints(*o.hints);
+  // Only entries holding the same object need the old bytecode's order (a decompile pass);
+  // otherwise list order will do.
   if (o.previous) {
-    const std::vector<std::uint16_t> used =
-        o.hints == o.previous ? hints->first_use : collect_hints(*o.previous).first_use;
+    std::vector<std::uint16_t> used;
+    if (has_duplicate_entries(refs)) used = o.hints == o.previous ? hints->first_use : collect_hints(*o.previous).first_use;
     std::vector<bool> placed(refs.size());
     for (std::uint16_t u : used)
       if (u >= 1 && u <= refs.size() && !placed[u - 1u]) {
@@ -208,17 +222,43 @@ Resolved CompileContext::resolve(const Token& name, bool obse_calling) {
 
 namespace {
 
-// Declared type of a variable in a script's source (OBSE V tokens need the keyword).
-std::optional<ObseVarType> declared_type(const ScriptData& s, std::string_view var) {
-  for (std::string_view line : split_lines(s.source)) {
-    auto toks = tokenize(line);
-    if (toks.size() >= 3 && toks[1].is_word() && ascii::iequals(toks[1].text, var))
-      if (auto type = declaration_type(toks[0])) return type;
-  }
-  return std::nullopt;
+// `keyword name` at the start of a line (after blanks); empty views otherwise. Cheaper than a
+// full tokenize of every line of a long script, most of which are not declarations.
+std::pair<std::string_view, std::string_view> declaration_words(std::string_view line) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\xA0'; };
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::size_t i = 0;
+  while (i < line.size() && blank(line[i])) ++i;
+  std::size_t k = i;
+  while (k < line.size() && word(line[k])) ++k;
+  std::size_t n = k;
+  while (n < line.size() && blank(line[n])) ++n;
+  if (k == i || n == k) return {};
+  return {line.substr(i, k - i), line.substr(n)};
 }
 
 }  // namespace
+
+std::optional<ObseVarType> CompileContext::declared_type(const ScriptData& s, std::string_view var) {
+  auto [it, fresh] = declared_types.try_emplace(&s);
+  if (fresh) {
+    std::string_view rest = s.source;
+    while (!rest.empty()) {
+      const std::size_t eol = std::min(rest.find('\n'), rest.size());
+      const auto [keyword, after] = declaration_words(rest.substr(0, eol));
+      rest.remove_prefix(std::min(eol + 1, rest.size()));
+      if (keyword.empty()) continue;
+      const auto toks = tokenize(keyword);
+      const std::optional<ObseVarType> type = declaration_type(toks[0]);
+      if (!type) continue;
+      const auto name = tokenize(after);
+      if (name[0].is_word()) it->second.try_emplace(ascii::to_lower(name[0].text), *type);
+    }
+  }
+  auto found = it->second.find(ascii::to_lower(var));
+  if (found == it->second.end()) return std::nullopt;
+  return found->second;
+}
 
 std::uint16_t CompileContext::owner_entry(const Resolved& owner, const Token& owner_token) {
   if (owner.kind == Resolved::Kind::Local) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
@@ -199,15 +198,11 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
   const std::unique_ptr<PluginNames> names = PluginNames::build(file);
   // The OBSE setup the plugin's scripts were compiled with, as their bytes show it.
   ObseProfile profile = ObseProfile::Current;
-  std::set<std::string> plugin_builds;
-  if (options.detect_obse_profile)
-    for (const PluginScript& s : scripts) {
-      if (s.error) continue;
-      ObseEvidence e = obse_evidence(s.data);
-      if (e.early_strings) profile = ObseProfile::Early;
-      plugin_builds.insert(e.plugins.begin(), e.plugins.end());
-    }
-  report.obse_plugins.assign(plugin_builds.begin(), plugin_builds.end());
+  if (options.detect_obse_profile) {
+    ObseEvidence e = obse_evidence(scripts);
+    if (e.early_strings) profile = ObseProfile::Early;
+    report.obse_plugins = std::move(e.plugins);
+  }
 
   for (const PluginScript& s : scripts) {
     const auto fail = [&](ScriptCheckKind kind, std::string field, std::uint64_t byte, std::uint32_t line,

@@ -232,6 +232,8 @@ int run_compile(const CompileArgs& a) {
   o.previous = existing ? &existing->data : nullptr;
   o.type = existing ? static_cast<script::ScriptType>(existing->data.header.type) : parse_type(a.type);
   o.obse_profile = parse_profile(a.obse);
+  // The plugin's own scripts show which OBSE plugin builds it was made with.
+  o.obse_plugins = script::obse_evidence(scripts).plugins;
   script::CompileResult r;
   try {
     r = script::compile(source, o);
@@ -275,6 +277,7 @@ int run_check(const std::string& source_path, const std::string& plugin_path, co
     names = script::PluginNames::build(*file);
     scripts = script::plugin_scripts(*file);
     o.names = names.get();
+    o.obse_plugins = script::obse_evidence(scripts).plugins;
     // Recompiling an existing script keeps its variable indices and type.
     if (auto n = script_name(source))
       if (const PluginScript* existing = find_scpt(scripts, *n); existing && !existing->error) {

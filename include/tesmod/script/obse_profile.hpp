@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tesmod/script/plugin_scripts.hpp"
 #include "tesmod/script/script_data.hpp"
 
 namespace tesmod::script {
@@ -34,5 +36,8 @@ struct ObseEvidence {
   std::vector<std::string> plugins;
 };
 ObseEvidence obse_evidence(const ScriptData& script);
+// The evidence of a plugin's scripts together (those that decoded): what to compile the
+// plugin's scripts with so they match the rest.
+ObseEvidence obse_evidence(std::span<const PluginScript> scripts);
 
 }  // namespace tesmod::script
