@@ -248,8 +248,7 @@ std::optional<ObseVarType> CompileContext::declared_type(const ScriptData& s, st
       const auto [keyword, after] = declaration_words(rest.substr(0, eol));
       rest.remove_prefix(std::min(eol + 1, rest.size()));
       if (keyword.empty()) continue;
-      const auto toks = tokenize(keyword);
-      const std::optional<ObseVarType> type = declaration_type(toks[0]);
+      const std::optional<ObseVarType> type = declaration_type(Token{TokenKind::Word, keyword, 1, 1});
       if (!type) continue;
       const auto name = tokenize(after);
       if (name[0].is_word()) it->second.try_emplace(ascii::to_lower(name[0].text), *type);
