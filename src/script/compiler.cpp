@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -225,14 +224,12 @@ namespace {
 // `keyword name` at the start of a line (after blanks); empty views otherwise. Cheaper than a
 // full tokenize of every line of a long script, most of which are not declarations.
 std::pair<std::string_view, std::string_view> declaration_words(std::string_view line) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\xA0'; };
-  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::size_t i = 0;
-  while (i < line.size() && blank(line[i])) ++i;
+  while (i < line.size() && is_blank(line[i])) ++i;
   std::size_t k = i;
-  while (k < line.size() && word(line[k])) ++k;
+  while (k < line.size() && is_word_char(line[k])) ++k;
   std::size_t n = k;
-  while (n < line.size() && blank(line[n])) ++n;
+  while (n < line.size() && is_blank(line[n])) ++n;
   if (k == i || n == k) return {};
   return {line.substr(i, k - i), line.substr(n)};
 }

@@ -7,16 +7,21 @@
 namespace tesmod::script::detail {
 namespace {
 
-bool word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         (static_cast<unsigned char>(c) >= 0x80 && c != '\xA0');
-}
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
 constexpr std::array<std::string_view, 20> kTwoCharOps = {":=", "+=", "-=", "*=", "/=", "^=", "|=", "&=", "%=", "==",
                                                           "!=", "<=", ">=", "&&", "||", "<<", ">>", "->", "<-", "::"};
 
 }  // namespace
+
+bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         (static_cast<unsigned char>(c) >= 0x80 && c != '\xA0');
+}
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == '\xA0';
+}
 
 std::vector<std::string_view> split_lines(std::string_view source) {
   std::vector<std::string_view> lines;
@@ -43,8 +48,7 @@ std::vector<Token> tokenize(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     const char c = s[i];
-    // 0xA0 is the Windows-1252 no-break space, which the editor skips like a blank.
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == '\xA0') {
+    if (is_blank(c)) {
       ++i;
       continue;
     }
@@ -57,9 +61,9 @@ std::vector<Token> tokenize(std::string_view s) {
       i = e < s.size() ? e + 1 : e;
       continue;
     }
-    if (word_char(c) || c == '@' || (c == '.' && i + 1 < s.size() && digit(s[i + 1]) && (i == 0 || !word_char(s[i - 1])))) {
+    if (is_word_char(c) || c == '@' || (c == '.' && i + 1 < s.size() && digit(s[i + 1]) && (i == 0 || !is_word_char(s[i - 1])))) {
       std::size_t e = i + 1;
-      while (e < s.size() && word_char(s[e])) ++e;
+      while (e < s.size() && is_word_char(s[e])) ++e;
       std::string_view w = s.substr(i, e - i);
       bool numeric = c != '@';
       for (char x : w)

@@ -8,6 +8,11 @@
 
 namespace tesmod::script::detail {
 
+// Characters of names, and blanks between tokens (0xA0 is the Windows-1252 no-break space,
+// which the editor skips like a blank).
+bool is_word_char(char c);
+bool is_blank(char c);
+
 enum class TokenKind : std::uint8_t { Word, Number, String, Operator, End };
 
 struct Token {

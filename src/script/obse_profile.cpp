@@ -6,8 +6,6 @@
 
 namespace tesmod::script {
 
-std::string_view to_string(ObseProfile profile) { return profile == ObseProfile::Early ? "early" : "current"; }
-
 bool parse_obse_profile(std::string_view text, ObseProfile& out) {
   if (text == "current") out = ObseProfile::Current;
   else if (text == "early") out = ObseProfile::Early;

@@ -6,6 +6,7 @@
 #include "tesmod/plugin/master_match.hpp"
 #include "tesmod/plugin/strings_file.hpp"
 #include "tesmod/plugin/subrecord.hpp"
+#include "tesmod/script/plugin_scripts.hpp"
 
 namespace tesmod::script {
 namespace {
@@ -24,6 +25,7 @@ std::vector<std::uint32_t> forms_used(const PluginFile& plugin) {
   for (const IndexEntry& e : plugin.entries().subspan(1)) {
     if (e.is_group()) continue;
     if ((e.id >> 24) < masters) ids.push_back(e.id);
+    if (!holds_scripts(e.type)) continue;  // SCRO lives only in script-holding records
     try {
       const auto body = plugin.body(e, inflater);
       const ErrorContext where{plugin.name(), e.offset, RecordRef{e.type, e.id, {}}};

@@ -21,7 +21,7 @@ enum class ObseProfile : std::uint8_t {
   Early,
 };
 
-std::string_view to_string(ObseProfile profile);  // "current", "early"
+// "current" or "early"; false for anything else.
 bool parse_obse_profile(std::string_view text, ObseProfile& out);
 
 // Commands whose parameter list came after the early builds.
