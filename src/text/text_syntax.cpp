@@ -1,0 +1,330 @@
+#include "tesmod/text/text_syntax.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "tesmod/error.hpp"
+
+namespace tesmod::text {
+
+SyntaxError::SyntaxError(std::uint32_t line, std::uint32_t column, std::string message)
+    : std::runtime_error(line ? fmt::format("{}:{}: {}", line, column, message) : message),
+      line_(line),
+      column_(column),
+      message_(std::move(message)) {}
+
+SyntaxError SyntaxError::shifted(std::uint32_t line_offset, std::uint32_t column_offset) const {
+  return SyntaxError(line_ + line_offset, line_ == 1 ? column_ + column_offset : column_, message_);
+}
+
+namespace {
+
+constexpr char kHex[] = "0123456789ABCDEF";
+
+void append_byte_escape(std::string& out, unsigned char b) {
+  out += "\\x";
+  out += kHex[b >> 4];
+  out += kHex[b & 15];
+}
+
+// Escapes for the ASCII part; false when c needs none.
+bool append_ascii_escape(std::string& out, unsigned char c) {
+  switch (c) {
+    case '"': out += "\\\""; return true;
+    case '\\': out += "\\\\"; return true;
+    case '\n': out += "\\n"; return true;
+    case '\r': out += "\\r"; return true;
+    case '\t': out += "\\t"; return true;
+    default:
+      if (c < 0x20 || c == 0x7F) {
+        append_byte_escape(out, c);
+        return true;
+      }
+      return false;
+  }
+}
+
+bool is_ascii(std::string_view s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) return false;
+  return true;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Length of the UTF-8 sequence starting with lead byte b (1 for ASCII and for bad lead bytes).
+std::size_t utf8_length(unsigned char b) {
+  if (b < 0xC0) return 1;
+  if (b < 0xE0) return 2;
+  if (b < 0xF0) return 3;
+  return 4;
+}
+
+}  // namespace
+
+void append_quoted(std::string& out, std::string_view stored, const TextCodec& codec) {
+  out += '"';
+  if (is_ascii(stored)) {
+    for (char ch : stored)
+      if (!append_ascii_escape(out, static_cast<unsigned char>(ch))) out += ch;
+    out += '"';
+    return;
+  }
+  // Non-ASCII: shown as UTF-8 when the code page reads it back to the same bytes, else every
+  // byte above 0x7F is escaped. C1 control characters (undefined bytes) are escaped too.
+  std::string utf8;
+  bool exact = false;
+  try {
+    utf8 = codec.to_utf8(stored);
+    exact = codec.from_utf8(utf8) == stored;
+  } catch (const Error&) {
+    exact = false;
+  }
+  if (!exact) {
+    for (char ch : stored) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c >= 0x80) append_byte_escape(out, c);
+      else if (!append_ascii_escape(out, c)) out += ch;
+    }
+    out += '"';
+    return;
+  }
+  for (std::size_t i = 0; i < utf8.size();) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    if (c < 0x80) {
+      if (!append_ascii_escape(out, c)) out += char(c);
+      ++i;
+      continue;
+    }
+    const std::size_t n = std::min(utf8_length(c), utf8.size() - i);
+    const std::string_view ch(utf8.data() + i, n);
+    // U+0080..U+009F: C1 controls, which only undefined code-page bytes produce.
+    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(utf8[i + 1]) < 0xA0) {
+      for (char b : codec.from_utf8(ch)) append_byte_escape(out, static_cast<unsigned char>(b));
+    } else {
+      out += ch;
+    }
+    i += n;
+  }
+  out += '"';
+}
+
+std::string quoted(std::string_view stored, const TextCodec& codec) {
+  std::string out;
+  out.reserve(stored.size() + 2);
+  append_quoted(out, stored, codec);
+  return out;
+}
+
+void append_float(std::string& out, float value) {
+  if (!std::isfinite(value)) {
+    fmt::format_to(std::back_inserter(out), "0x{:08X}", std::bit_cast<std::uint32_t>(value));
+    return;
+  }
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  const std::string_view s(buf, std::size_t(r.ptr - buf));
+  out += s;
+  if (s.find_first_of(".e") == std::string_view::npos) out += ".0";
+}
+
+std::string format_float(float value) {
+  std::string out;
+  append_float(out, value);
+  return out;
+}
+
+std::optional<float> parse_float(std::string_view text) {
+  if (text.size() == 10 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    std::uint32_t bits = 0;
+    for (char c : text.substr(2)) {
+      const int d = hex_value(c);
+      if (d < 0) return std::nullopt;
+      bits = bits << 4 | std::uint32_t(d);
+    }
+    return std::bit_cast<float>(bits);
+  }
+  if (text.empty()) return std::nullopt;
+  std::string_view digits = text;
+  if (digits.front() == '+') digits.remove_prefix(1);
+  float value = 0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), value, std::chars_format::general);
+  if (r.ec != std::errc() || r.ptr != digits.data() + digits.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  std::int64_t value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::uint64_t> parse_uint(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  std::uint64_t value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+bool is_word_break(char c) {
+  switch (c) {
+    case ' ': case '\t': case '\r': case '\n': case '=': case ',': case '[': case ']':
+    case '(': case ')': case '{': case '}': case '"': case '|':
+      return true;
+    default:
+      return false;
+  }
+}
+
+void LineScanner::skip_blanks() {
+  while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r')) ++pos_;
+}
+
+bool LineScanner::at_end() {
+  skip_blanks();
+  return pos_ >= line_.size();
+}
+
+char LineScanner::peek() {
+  skip_blanks();
+  return pos_ < line_.size() ? line_[pos_] : '\0';
+}
+
+bool LineScanner::accept(char c) {
+  if (peek() != c || at_end()) return false;
+  ++pos_;
+  return true;
+}
+
+bool LineScanner::accept_word(std::string_view w) {
+  skip_blanks();
+  if (line_.substr(pos_, w.size()) != w) return false;
+  const std::size_t end = pos_ + w.size();
+  if (end < line_.size() && !is_word_break(line_[end])) return false;
+  pos_ = end;
+  return true;
+}
+
+void LineScanner::expect(char c, std::string_view what) {
+  if (accept(c)) return;
+  fail(what.empty() ? fmt::format("expected '{}'", c) : fmt::format("expected {}", what));
+}
+
+std::string_view LineScanner::word() {
+  skip_blanks();
+  const std::size_t start = pos_;
+  while (pos_ < line_.size() && !is_word_break(line_[pos_])) ++pos_;
+  return line_.substr(start, pos_ - start);
+}
+
+std::string_view LineScanner::expect_word(std::string_view what) {
+  const std::string_view w = word();
+  if (w.empty()) fail(fmt::format("expected {}", what));
+  return w;
+}
+
+std::string LineScanner::quoted_string(const TextCodec& codec) {
+  skip_blanks();
+  if (pos_ >= line_.size() || line_[pos_] != '"') fail("expected a quoted string");
+  const std::size_t open = pos_++;
+  std::string out;
+  std::string pending;  // UTF-8 text not yet converted to the code page
+  auto flush = [&] {
+    if (pending.empty()) return;
+    try {
+      out += codec.from_utf8(pending);
+    } catch (const Error&) {
+      fail_at(open, "the string has a character that " + codec.code_page() +
+                        " cannot encode (write it as \\xNN bytes), or is not valid UTF-8");
+    }
+    pending.clear();
+  };
+  while (true) {
+    if (pos_ >= line_.size()) fail_at(open, "the string has no closing quote");
+    const char c = line_[pos_];
+    if (c == '"') {
+      ++pos_;
+      break;
+    }
+    if (c != '\\') {
+      pending += c;
+      ++pos_;
+      continue;
+    }
+    if (pos_ + 1 >= line_.size()) fail("expected an escape after '\\'");
+    const char e = line_[pos_ + 1];
+    switch (e) {
+      case '"': pending += '"'; pos_ += 2; break;
+      case '\\': pending += '\\'; pos_ += 2; break;
+      case 'n': pending += '\n'; pos_ += 2; break;
+      case 'r': pending += '\r'; pos_ += 2; break;
+      case 't': pending += '\t'; pos_ += 2; break;
+      case 'x': {
+        const int hi = pos_ + 2 < line_.size() ? hex_value(line_[pos_ + 2]) : -1;
+        const int lo = pos_ + 3 < line_.size() ? hex_value(line_[pos_ + 3]) : -1;
+        if (hi < 0 || lo < 0) fail("expected two hex digits after \\x");
+        flush();
+        out += char(hi << 4 | lo);
+        pos_ += 4;
+        break;
+      }
+      default:
+        fail(fmt::format("unknown escape '\\{}' (expected \\\" \\\\ \\n \\r \\t or \\xNN)", e));
+    }
+  }
+  flush();
+  return out;
+}
+
+std::string_view LineScanner::form_reference(std::string_view what) {
+  skip_blanks();
+  const std::size_t start = pos_;
+  if (pos_ < line_.size() && line_[pos_] == '"') {
+    const std::size_t close = line_.find('"', pos_ + 1);
+    if (close == std::string_view::npos) fail("the file name has no closing quote");
+    pos_ = close + 1;
+    if (pos_ >= line_.size() || line_[pos_] != ':') fail("expected ':' and the object id after the quoted file name");
+  }
+  while (pos_ < line_.size() && !is_word_break(line_[pos_])) ++pos_;
+  if (pos_ == start) fail(fmt::format("expected {}", what));
+  return line_.substr(start, pos_ - start);
+}
+
+void LineScanner::expect_key(std::string_view name) {
+  skip_blanks();
+  const std::size_t start = pos_;
+  const std::string_view w = word();
+  if (w != name || pos_ >= line_.size() || line_[pos_] != '=') {
+    pos_ = start;
+    fail(fmt::format("expected '{}='", name));
+  }
+  ++pos_;
+}
+
+void LineScanner::expect_end() {
+  if (!at_end()) fail(fmt::format("unexpected '{}' (expected the end of the line)", rest()));
+}
+
+void LineScanner::fail(std::string message) const { fail_at(pos_, std::move(message)); }
+
+void LineScanner::fail_at(std::size_t pos, std::string message) const {
+  throw SyntaxError(number_, first_column_ + std::uint32_t(pos), std::move(message));
+}
+
+}  // namespace tesmod::text
