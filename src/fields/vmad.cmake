@@ -6,4 +6,5 @@ target_sources(tesmod PRIVATE
   fields/vmad_edit.cpp
   fields/vmad_plugin.cpp
   text/vmad_text.cpp
+  text/vmad_block.cpp
 )
