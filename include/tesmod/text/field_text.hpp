@@ -1,0 +1,47 @@
+// One field's value as text by its layout (text/field_layout.hpp), and back. A layout with one
+// member is written bare (`EDID "IronSword"`, `KWDA [A, B]`), one with several as `name=value`
+// pairs in layout order (`DATA value=25 weight=9.0`). Values: integers in decimal (x8/x16/x32 in
+// hex), enumerations by label, flags as `Label|Label|0x100` (0 for none), floats as
+// text_syntax.hpp writes them, FormIDs through the FormNamer, strings quoted, raw bytes as hex
+// digits, arrays as `[a, b]`. In a localized plugin an lstring is `lstring 0x0000ABCD`, followed
+// by the table's text in quotes when it is known (for reading only; the id is what is stored).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tesmod/io/text_encoding.hpp"
+#include "tesmod/plugin/signature.hpp"
+#include "tesmod/text/field_layout.hpp"
+#include "tesmod/text/form_namer.hpp"
+#include "tesmod/text/text_syntax.hpp"
+
+namespace tesmod::text {
+
+struct FieldTextContext {
+  const FormNamer* namer = nullptr;  // required
+  const TextCodec* codec = nullptr;  // required
+  bool localized = false;            // the plugin's lstrings are string ids
+  // The text of a localized string id of this field, when the string tables are at hand.
+  std::function<std::optional<std::string>(Signature field, std::uint32_t id)> string_text;
+};
+
+// Appends the value of data read with layout (no signature, no newline); false, with out
+// unchanged, when data does not fit the layout.
+bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<const std::uint8_t> data,
+                         const FieldTextContext& context);
+
+// Reads what append_layout_value wrote, from the scanner's position to the end of the line.
+// Raises SyntaxError at the column of what is wrong.
+std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScanner& line,
+                                             const FieldTextContext& context);
+
+// Raw bytes as hex digits ("0A1B2C"), and back (blanks between digit pairs allowed).
+void append_hex(std::string& out, std::span<const std::uint8_t> data);
+std::optional<std::vector<std::uint8_t>> parse_hex(std::string_view digits);
+
+}  // namespace tesmod::text

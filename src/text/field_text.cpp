@@ -1,0 +1,336 @@
+#include "tesmod/text/field_text.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "tesmod/io/little_endian.hpp"
+
+namespace tesmod::text {
+namespace {
+
+constexpr char kHexDigits[] = "0123456789ABCDEF";
+
+bool is_signed(ValueType t) { return t == ValueType::I8 || t == ValueType::I16 || t == ValueType::I32 || t == ValueType::I64; }
+bool is_hex(ValueType t) { return t == ValueType::X8 || t == ValueType::X16 || t == ValueType::X32; }
+
+// An integer member's value; signed types sign-extended.
+std::uint64_t load_integer(const std::uint8_t* p, std::uint32_t size, bool sign) {
+  switch (size) {
+    case 1: return sign ? std::uint64_t(std::int64_t(std::int8_t(p[0]))) : p[0];
+    case 2: return sign ? std::uint64_t(std::int64_t(le::load<std::int16_t>(p))) : le::u16(p);
+    case 4: return sign ? std::uint64_t(std::int64_t(le::i32(p))) : le::u32(p);
+    default: return le::load<std::uint64_t>(p);
+  }
+}
+
+void append_flags(std::string& out, std::uint64_t value, const ValueNames& names) {
+  if (value == 0) {
+    out += '0';
+    return;
+  }
+  bool first = true;
+  for (const auto& [bit, label] : names.entries) {
+    if (bit == 0 || (value & bit) != bit) continue;
+    if (!first) out += '|';
+    out += label;
+    value &= ~bit;
+    first = false;
+  }
+  if (value) {
+    if (!first) out += '|';
+    fmt::format_to(std::back_inserter(out), "0x{:X}", value);
+  }
+}
+
+void append_integer(std::string& out, const LayoutMember& m, std::uint64_t value) {
+  if (m.names && m.names->is_flags) {
+    append_flags(out, value, *m.names);
+    return;
+  }
+  if (m.names)
+    if (auto label = m.names->label(value)) {
+      out += *label;
+      return;
+    }
+  const std::uint32_t size = m.element_size();
+  if (is_hex(m.type)) fmt::format_to(std::back_inserter(out), "0x{:0{}X}", value, size * 2);
+  else if (is_signed(m.type)) fmt::format_to(std::back_inserter(out), "{}", std::int64_t(value));
+  else fmt::format_to(std::back_inserter(out), "{}", value);
+}
+
+bool is_plain_sig(const std::uint8_t* p) {
+  for (int i = 0; i < 4; ++i) {
+    const char c = char(p[i]);
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+// Appends one element of a fixed-size member at p.
+void append_element(std::string& out, const LayoutMember& m, const std::uint8_t* p, const FieldTextContext& context) {
+  switch (m.type) {
+    case ValueType::F32: append_float(out, le::f32(p)); return;
+    case ValueType::FormId: out += context.namer->name(le::u32(p)); return;
+    case ValueType::Sig:
+      if (is_plain_sig(p)) out.append(reinterpret_cast<const char*>(p), 4);
+      else append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), 4), *context.codec);
+      return;
+    case ValueType::Bytes: append_hex(out, {p, m.byte_count}); return;
+    default: append_integer(out, m, load_integer(p, m.element_size(), is_signed(m.type))); return;
+  }
+}
+
+// ---- parsing --------------------------------------------------------------------------------
+
+void store_integer(std::vector<std::uint8_t>& out, std::uint64_t value, std::uint32_t size) {
+  for (std::uint32_t i = 0; i < size; ++i) out.push_back(std::uint8_t(value >> (8 * i)));
+}
+
+std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
+  line.skip_blanks();
+  const std::size_t at = line.position();
+  const std::string_view w = line.expect_word("a number");
+  const std::uint32_t bits = m.element_size() * 8;
+  std::optional<std::uint64_t> value;
+  if (w.starts_with("0x") || w.starts_with("0X")) {
+    value = parse_uint(w);
+    if (value && bits < 64 && *value >> bits) value.reset();
+  } else if (auto v = parse_int(w)) {
+    const std::int64_t lo = is_signed(m.type) ? (bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t(1) << (bits - 1))) : 0;
+    const std::int64_t hi = bits == 64 ? std::numeric_limits<std::int64_t>::max()
+                            : is_signed(m.type) ? (std::int64_t(1) << (bits - 1)) - 1
+                                                : std::int64_t((std::uint64_t(1) << bits) - 1);
+    if (*v >= lo && *v <= hi) value = bits == 64 ? std::uint64_t(*v) : std::uint64_t(*v) & ((std::uint64_t(1) << bits) - 1);
+  } else if (!is_signed(m.type) && bits == 64) {
+    value = parse_uint(w);
+  } else if (m.names) {
+    if (auto v = m.names->value(w)) value = bits == 64 ? *v : *v & ((std::uint64_t(1) << bits) - 1);
+  }
+  if (!value) {
+    if (m.names)
+      line.fail_at(at, fmt::format("expected a {} name of {} or a number that fits {} bits, not '{}'",
+                                   m.names->is_flags ? "flag" : "value", m.names->name, bits, w));
+    line.fail_at(at, fmt::format("expected a{} number that fits {} bits, not '{}'", is_signed(m.type) ? "" : "n unsigned",
+                                 bits, w));
+  }
+  return *value;
+}
+
+std::uint64_t parse_integer(const LayoutMember& m, LineScanner& line) {
+  if (!(m.names && m.names->is_flags)) return parse_integer_word(m, line);
+  std::uint64_t value = 0;
+  do value |= parse_integer_word(m, line);
+  while (line.accept('|'));
+  return value;
+}
+
+void parse_element(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line,
+                   const FieldTextContext& context) {
+  line.skip_blanks();
+  switch (m.type) {
+    case ValueType::F32: {
+      const std::size_t at = line.position();
+      const std::string_view w = line.expect_word("a float");
+      const auto f = parse_float(w);
+      if (!f) line.fail_at(at, fmt::format("expected a float, not '{}'", w));
+      store_integer(out, std::bit_cast<std::uint32_t>(*f), 4);
+      return;
+    }
+    case ValueType::FormId: {
+      const std::size_t at = line.position();
+      const std::string_view ref = line.form_reference();
+      const auto id = context.namer->resolve(ref);
+      if (!id) line.fail_at(at, fmt::format("unknown form '{}' (expected an EditorID, File.esm:00ABCDEF or NONE)", ref));
+      store_integer(out, *id, 4);
+      return;
+    }
+    case ValueType::Sig: {
+      const std::size_t at = line.position();
+      std::string s = line.peek() == '"' ? line.quoted_string(*context.codec) : std::string(line.expect_word("four characters"));
+      if (s.size() != 4) line.fail_at(at, fmt::format("expected four characters, not {}", s.size()));
+      out.insert(out.end(), s.begin(), s.end());
+      return;
+    }
+    case ValueType::Bytes: {
+      const std::size_t at = line.position();
+      const std::string_view w = line.word();
+      const auto bytes = parse_hex(w);
+      if (!bytes || bytes->size() != m.byte_count)
+        line.fail_at(at, fmt::format("expected {} bytes as {} hex digits", m.byte_count, m.byte_count * 2));
+      out.insert(out.end(), bytes->begin(), bytes->end());
+      return;
+    }
+    default: store_integer(out, parse_integer(m, line), m.element_size()); return;
+  }
+}
+
+}  // namespace
+
+void append_hex(std::string& out, std::span<const std::uint8_t> data) {
+  const std::size_t start = out.size();
+  out.resize(start + data.size() * 2);
+  char* p = out.data() + start;
+  for (std::uint8_t b : data) {
+    *p++ = kHexDigits[b >> 4];
+    *p++ = kHexDigits[b & 15];
+  }
+}
+
+std::optional<std::vector<std::uint8_t>> parse_hex(std::string_view digits) {
+  auto value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  std::vector<std::uint8_t> out;
+  out.reserve(digits.size() / 2);
+  for (std::size_t i = 0; i < digits.size();) {
+    if (digits[i] == ' ' || digits[i] == '\t') {
+      ++i;
+      continue;
+    }
+    if (i + 1 >= digits.size()) return std::nullopt;
+    const int hi = value(digits[i]), lo = value(digits[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(std::uint8_t(hi << 4 | lo));
+    i += 2;
+  }
+  return out;
+}
+
+bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<const std::uint8_t> data,
+                         const FieldTextContext& context) {
+  if (!layout.fits_size(data.size())) return false;
+  const LayoutMember* last = layout.members.empty() ? nullptr : &layout.members.back();
+  const std::size_t rest = data.size() - layout.fixed_size;
+  // Strings must be what their type says before anything is written.
+  if (last && (last->type == ValueType::ZString || (last->type == ValueType::LString && !context.localized)))
+    if (rest == 0 || data.back() != 0) return false;
+  if (last && last->type == ValueType::LString && context.localized && rest != 4) return false;
+
+  const std::size_t start = out.size();
+  const std::uint8_t* p = data.data();
+  for (const LayoutMember& m : layout.members) {
+    if (!layout.single()) {
+      if (out.size() > start) out += ' ';
+      out += m.name;
+      out += '=';
+    }
+    switch (m.type) {
+      case ValueType::ZString:
+        append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), rest - 1), *context.codec);
+        p += rest;
+        continue;
+      case ValueType::LString: {
+        if (!context.localized) {
+          append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), rest - 1), *context.codec);
+          p += rest;
+          continue;
+        }
+        const std::uint32_t id = le::u32(p);
+        fmt::format_to(std::back_inserter(out), "lstring 0x{:08X}", id);
+        if (context.string_text)
+          if (auto text = context.string_text(Signature(), id)) {
+            out += ' ';
+            append_quoted(out, *text, *context.codec);
+          }
+        p += 4;
+        continue;
+      }
+      case ValueType::Chars:
+        append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), rest), *context.codec);
+        p += rest;
+        continue;
+      case ValueType::Bytes:
+        if (m.open) {
+          append_hex(out, {p, rest});
+          p += rest;
+          continue;
+        }
+        break;
+      default: break;
+    }
+    const std::uint32_t size = m.element_size();
+    const std::size_t count = m.open ? rest / size : m.count;
+    if (m.array) out += '[';
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i) out += ", ";
+      append_element(out, m, p, context);
+      p += size;
+    }
+    if (m.array) out += ']';
+  }
+  return true;
+}
+
+std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScanner& line,
+                                             const FieldTextContext& context) {
+  std::vector<std::uint8_t> out;
+  out.reserve(layout.fixed_size + 16);
+  for (const LayoutMember& m : layout.members) {
+    if (!layout.single()) line.expect_key(m.name);
+    switch (m.type) {
+      case ValueType::ZString: {
+        const std::string s = line.quoted_string(*context.codec);
+        out.insert(out.end(), s.begin(), s.end());
+        out.push_back(0);
+        continue;
+      }
+      case ValueType::LString: {
+        if (line.accept_word("lstring")) {
+          line.skip_blanks();
+          const std::size_t at = line.position();
+          const std::string_view w = line.expect_word("a string id");
+          const auto id = parse_uint(w);
+          if (!id || *id > 0xFFFFFFFF) line.fail_at(at, fmt::format("expected a string id such as 0x0000ABCD, not '{}'", w));
+          if (!context.localized) line.fail_at(at, "this plugin is not localized: write the text in quotes");
+          store_integer(out, *id, 4);
+          if (line.peek() == '"') line.quoted_string(*context.codec);  // the table's text, shown for reading
+          continue;
+        }
+        if (context.localized) line.fail("this localized plugin stores a string id here: expected 'lstring 0x0000ABCD'");
+        const std::string s = line.quoted_string(*context.codec);
+        out.insert(out.end(), s.begin(), s.end());
+        out.push_back(0);
+        continue;
+      }
+      case ValueType::Chars: {
+        const std::string s = line.quoted_string(*context.codec);
+        out.insert(out.end(), s.begin(), s.end());
+        continue;
+      }
+      case ValueType::Bytes:
+        if (m.open) {
+          line.skip_blanks();
+          const std::size_t at = line.position();
+          const std::string_view w = line.word();
+          const auto bytes = parse_hex(w);
+          if (!bytes) line.fail_at(at, "expected hex digits, two per byte");
+          out.insert(out.end(), bytes->begin(), bytes->end());
+          continue;
+        }
+        break;
+      default: break;
+    }
+    if (!m.array) {
+      parse_element(out, m, line, context);
+      continue;
+    }
+    line.expect('[', fmt::format("'[' to start the array {}", m.name));
+    std::size_t count = 0;
+    if (!line.accept(']')) {
+      do {
+        parse_element(out, m, line, context);
+        ++count;
+      } while (line.accept(','));
+      line.expect(']', "',' or ']'");
+    }
+    if (!m.open && count != m.count) line.fail(fmt::format("{} holds exactly {} values, not {}", m.name, m.count, count));
+  }
+  line.expect_end();
+  return out;
+}
+
+}  // namespace tesmod::text
