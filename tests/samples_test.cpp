@@ -1,5 +1,5 @@
-// The sample plugins in samples/ are what the sample builder writes today: the writer is
-// deterministic, and the committed files stay in step with it.
+// The sample plugins and save in samples/ are what the sample builder writes today: the writers
+// are deterministic, and the committed files stay in step with them.
 #include <gtest/gtest.h>
 
 #include "sample_builder.hpp"
@@ -20,10 +20,11 @@ TEST(Samples, CommittedSamplesMatchTheBuilder) {
     EXPECT_EQ(test::read_file(e.path()), test::read_file(committed / rel));
     ++compared;
   }
-  EXPECT_EQ(compared, 6u);  // three plugins, three string tables
+  EXPECT_EQ(compared, 7u);  // three plugins, three string tables, a save
 }
 
 TEST(Samples, BuildingTwiceGivesTheSameBytes) {
   EXPECT_EQ(samples::skyrim_sample().serialize(), samples::skyrim_sample().serialize());
   EXPECT_EQ(samples::oblivion_sample().serialize(), samples::oblivion_sample().serialize());
+  EXPECT_EQ(samples::oblivion_save_sample().to_bytes(), samples::oblivion_save_sample().to_bytes());
 }

@@ -216,6 +216,12 @@ SaveFile SaveFile::parse(std::shared_ptr<const FileBytes> bytes) {
   return save;
 }
 
+SaveFile SaveFile::create(std::string name) {
+  SaveFile save;
+  save.bytes_ = FileBytes::hold({}, std::move(name));
+  return save;
+}
+
 const ChangeRecord* SaveFile::find(std::uint32_t form_id, std::optional<std::uint8_t> type) const {
   for (const ChangeRecord& c : change_records)
     if (c.form_id == form_id && (!type || c.type == *type)) return &c;

@@ -1,4 +1,4 @@
-// Writes the sample plugins into a folder: tesmod_make_samples [DIR] (default: samples).
+// Writes the sample plugins and save into a folder: tesmod_make_samples [DIR] (default: samples).
 #include <iostream>
 
 #include "sample_builder.hpp"

@@ -1,7 +1,11 @@
 #include "sample_builder.hpp"
 
+#include <bit>
+
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/plugin/record_flags.hpp"
+#include "tesmod/save/actor_change.hpp"
+#include "tesmod/save/change_type.hpp"
 
 namespace tesmod::samples {
 namespace {
@@ -96,6 +100,73 @@ Plugin build(Game game, const std::string& name) {
   return p;
 }
 
+constexpr const char* kSaveName = "TesmodSample.ess";
+constexpr std::uint8_t kSaveVersion = 125;  // minorVersion, headerVersion and change-record version of Oblivion 1.2
+
+// Forms of Oblivion.esm (plugin 0 of the save), as the corpus saves and scripts use them: the
+// game-time globals, PlayerFaction, the Mages Guild, two spells every new character knows, a
+// creature.
+constexpr std::uint32_t kTimeScale = 0x3A, kGameDaysPassed = 0x39, kGameHour = 0x38, kGameDay = 0x37,
+                        kGameMonth = 0x36, kGameYear = 0x35;
+constexpr std::uint32_t kPlayerFaction = 0x0001DBCD, kMagesGuild = 0x00022296;
+constexpr std::uint32_t kSpellA = 0x00000136, kSpellB = 0x000A97DF;
+constexpr std::uint32_t kCreature = 0x000435A2;
+// Forms of TesmodSampleOblivion.esp (plugin 1): its room and its coin.
+constexpr std::uint32_t kSampleRoom = 0x01000805, kSampleCoin = 0x01000800;
+
+// RGB rows top to bottom: a red-green gradient crossed by blue diagonal stripes, easy to recognise
+// in `tesmod save screenshot`.
+std::vector<std::uint8_t> screenshot_pixels(std::uint32_t width, std::uint32_t height) {
+  std::vector<std::uint8_t> out;
+  out.reserve(std::size_t(width) * height * 3);
+  for (std::uint32_t y = 0; y < height; ++y)
+    for (std::uint32_t x = 0; x < width; ++x) {
+      out.push_back(std::uint8_t(x * 255 / (width - 1)));
+      out.push_back(std::uint8_t(y * 255 / (height - 1)));
+      out.push_back((x + y) % 8 < 2 ? 255 : 48);
+    }
+  return out;
+}
+
+save::ChangeRecord change_record(std::uint32_t form_id, std::uint8_t type, std::uint32_t flags,
+                                 std::vector<std::uint8_t> data) {
+  save::ChangeRecord c;
+  c.form_id = form_id;
+  c.type = type;
+  c.flags = flags;
+  c.version = kSaveVersion;
+  c.set_data(std::move(data), kSaveName);
+  return c;
+}
+
+// The player's NPC_ change record with the blocks a player's record holds in the game's saves
+// (flags 0x1000027C): a level-5 Breton, whose race adds 50 magicka and resists magic by 50 %.
+save::ChangeRecord player_record(save::FormIdArray& ids) {
+  save::ActorChange c;
+  c.attributes = {{50, 45, 40, 55, 50, 45, 40, 50}};  // Strength ... Luck
+  // Magicka and base health are what the player has at Intelligence / Endurance 0; fatigue is
+  // computed from the attributes, so it stays 0.
+  c.base_data = save::ActorBaseData{.magicka = 50, .level = 5, .calc_min = 1};
+  c.factions = {{ids.iref_for(kPlayerFaction), 0}, {ids.iref_for(kMagesGuild), 1}};
+  c.spells = {ids.iref_for(kSpellA), ids.iref_for(kSpellB)};
+  c.base_health = 16;  // +4 at each of four level-ups
+  c.modifiers = {{64, std::bit_cast<std::uint32_t>(50.0f)}};  // ResistMagic
+  // Armorer, Athletics, Blade, Block, Blunt, HandToHand, HeavyArmor, Alchemy, Alteration,
+  // Conjuration, Destruction, Illusion, Mysticism, Restoration, Acrobatics, LightArmor, Marksman,
+  // Mercantile, Security, Sneak, Speechcraft.
+  c.skills = {{12, 30, 35, 28, 10, 8, 9, 15, 32, 20, 38, 14, 22, 36, 11, 17, 9, 13, 8, 10, 16}};
+  return change_record(0x00000007, save::kNpcChangeType, c.flags(), save::encode_actor_change(c));
+}
+
+// A creature with the blocks creatures' change records hold most: base health, base data, AI data.
+save::ChangeRecord creature_record() {
+  save::ActorChange c;
+  c.base_data = save::ActorBaseData{.fatigue = 150, .level = 6};
+  c.ai_data = {{70, 50, 50, 0}};
+  c.base_health = 60;
+  return change_record(kCreature, save::kCreatureChangeType, c.flags(), save::encode_actor_change(c));
+}
+
 }  // namespace
 
 Plugin skyrim_sample() { return build(Game::SkyrimSE, "TesmodSample.esp"); }
@@ -131,12 +202,52 @@ LocalizedStrings localized_sample_strings() {
   return s;
 }
 
+save::SaveFile oblivion_save_sample() {
+  save::SaveFile s = save::SaveFile::create(kSaveName);
+  save::SaveHeader& h = s.header;
+  h.minor_version = kSaveVersion;
+  h.exe_time = {2006, 3, 1, 20, 0, 0, 0, 0};  // Oblivion's release day, a Monday
+  h.header_version = kSaveVersion;
+  h.save_number = 1;
+  h.player_name_stored = std::string("Tesmod Sample") + '\0';  // bzstrings keep their terminator
+  h.player_level = 5;
+  h.player_location_stored = std::string("Sample Room") + '\0';
+  h.game_days = 3.5f;
+  h.game_ticks = 10'080'000;  // 2 h 48 min: 3.5 game days at TimeScale 30
+  h.save_time = {2025, 1, 3, 15, 12, 0, 0, 0};  // a Wednesday, noon
+  // The views below point at locals: the save is written and parsed back before they go.
+  const std::vector<std::uint8_t> pixels = screenshot_pixels(32, 24);
+  h.screenshot = {32, 24, pixels};
+  s.plugins = {"Oblivion.esm", "TesmodSampleOblivion.esp"};
+
+  save::GlobalData& g = s.global;
+  g.next_object_id = save::kCreatedFormIds + 0x800;
+  g.world_id = 0x3C;  // Tamriel, the last world space the player was in
+  g.player_cell = kSampleRoom;
+  g.player_x = 64;
+  g.player_y = 32;
+  // Day 30 of Last Seed, 3E433, noon.
+  for (auto [global, value] : {std::pair{kTimeScale, 30.0f}, {kGameDaysPassed, 3.0f}, {kGameHour, 12.0f},
+                               {kGameDay, 30.0f}, {kGameMonth, 7.0f}, {kGameYear, 433.0f}})
+    g.globals.push_back({s.form_ids.iref_for(global), value});
+  // The engine's own blocks (class, processes, weather, quick keys, interface ...) stay empty:
+  // tesmod keeps them as opaque bytes, and this save is for tesmod, not for the game to load.
+
+  s.change_records.push_back(player_record(s.form_ids));
+  s.change_records.push_back(creature_record());
+  // Kept raw by tesmod: the coin's form flags (flag 0x1).
+  s.change_records.push_back(change_record(kSampleCoin, *save::change_type_code(Signature("MISC")), 0x1, u32s({0})));
+  s.world_spaces = {0x3C};
+  return save::SaveFile::parse(FileBytes::hold(s.to_bytes(), kSaveName));
+}
+
 void write_all(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   skyrim_sample().save(dir / "TesmodSample.esp");
   oblivion_sample().save(dir / "TesmodSampleOblivion.esp");
   localized_sample().save(dir / "TesmodLocalized.esm");
   localized_sample_strings().save(dir / "TesmodLocalized.esm", "English");
+  oblivion_save_sample().save(dir / "TesmodSample.ess");
 }
 
 }  // namespace tesmod::samples

@@ -92,6 +92,10 @@ class SaveFile {
   // offset and, inside a change record, its type and FormID.
   static SaveFile open(const std::filesystem::path& path);
   static SaveFile parse(std::shared_ptr<const FileBytes> bytes);
+  // An empty save with no input, to be filled in field by field and written (name is used in
+  // messages). Its views (screenshot pixels, engine blocks, temporary effects) must point at bytes
+  // that outlive it; parse what to_bytes() gives for a save that owns its bytes and offsets.
+  static SaveFile create(std::string name);
 
   const std::string& name() const { return bytes_->name(); }
   std::span<const std::uint8_t> input() const { return bytes_->span(); }
