@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 
 #include "tesmod/error.hpp"
@@ -82,6 +83,44 @@ void AtomicFile::flush() {
   write_all(fd_, buffer_.data(), buffered_, temp_);
   written_ += buffered_;
   buffered_ = 0;
+}
+
+void AtomicFile::overwrite(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
+  if (fd_ < 0) throw Error(target_.string(), Error::kNoOffset, std::nullopt, "write after commit");
+  if (offset + bytes.size() > position())
+    throw Error(target_.string(), Error::kNoOffset, std::nullopt, "overwrite past what was written");
+  // Bytes still in the buffer are changed there; the rest in the file.
+  std::size_t n = bytes.size();
+  const std::uint8_t* p = bytes.data();
+  if (offset < written_) {
+    const std::size_t in_file = std::size_t(std::min<std::uint64_t>(n, written_ - offset));
+    std::size_t done = 0;
+    while (done < in_file) {
+      const ssize_t r = ::pwrite(fd_, p + done, in_file - done, off_t(offset + done));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        fail_errno(temp_, "cannot write");
+      }
+      done += std::size_t(r);
+    }
+    p += in_file;
+    n -= in_file;
+    offset += in_file;
+  }
+  if (n) std::memcpy(buffer_.data() + (offset - written_), p, n);
+}
+
+std::vector<std::uint8_t> AtomicFile::read_back() {
+  flush();
+  std::vector<std::uint8_t> out(written_);
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t r = ::pread(fd_, out.data() + done, out.size() - done, off_t(done));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) fail_errno(temp_, "cannot read back");
+    done += std::size_t(r);
+  }
+  return out;
 }
 
 void AtomicFile::commit() {

@@ -6,14 +6,13 @@
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/thread_count.hpp"
+#include "tesmod/plugin/editor_ids.hpp"
 #include "tesmod/plugin/form_ids.hpp"
 #include "tesmod/plugin/strings_file.hpp"
 
 namespace tesmod {
-namespace {
 
-// (entry index, EditorID) for every record of the file that has one, in file order.
-std::vector<std::pair<std::uint32_t, std::string>> collect(const PluginFile& file, unsigned threads) {
+std::vector<std::pair<std::uint32_t, std::string>> collect_editor_ids(const PluginFile& file, unsigned threads) {
   const auto entries = file.entries();
   constexpr std::uint32_t kChunk = 4096;
   const std::uint32_t chunks = std::uint32_t((entries.size() + kChunk - 1) / kChunk);
@@ -26,7 +25,11 @@ std::vector<std::pair<std::uint32_t, std::string>> collect(const PluginFile& fil
       const std::uint32_t end = std::min<std::uint32_t>(std::uint32_t(entries.size()), (c + 1) * kChunk);
       for (std::uint32_t i = c * kChunk; i < end; ++i) {
         if (i == 0 || entries[i].is_group()) continue;
-        if (auto id = file.editor_id(entries[i])) parts[c].emplace_back(i, std::move(*id));
+        try {
+          if (auto id = file.editor_id(entries[i])) parts[c].emplace_back(i, std::move(*id));
+        } catch (const Error&) {
+          // A record that cannot be read has no name here.
+        }
       }
     }
   };
@@ -40,8 +43,6 @@ std::vector<std::pair<std::uint32_t, std::string>> collect(const PluginFile& fil
   return out;
 }
 
-}  // namespace
-
 void FormIds::add_file(const PluginFile& file, std::uint32_t file_index, unsigned threads) {
   // Map the file's own master indices to indices in files_.
   const auto& masters = file.header().masters;
@@ -52,7 +53,7 @@ void FormIds::add_file(const PluginFile& file, std::uint32_t file_index, unsigne
   }
   to_ours[masters.size()] = file_index;
   const std::uint32_t self_plugin_index = std::uint32_t(files_.size() - 1);
-  for (auto& [i, edid] : collect(file, threads)) {
+  for (auto& [i, edid] : collect_editor_ids(file, threads)) {
     const std::uint32_t fid = file.entry(i).id;
     const std::size_t m = std::min<std::size_t>(fid >> 24, masters.size());
     if (to_ours[m] < 0) continue;

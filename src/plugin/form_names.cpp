@@ -3,56 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/thread_count.hpp"
+#include "tesmod/plugin/editor_ids.hpp"
 #include "tesmod/plugin/strings_file.hpp"
 #include "tesmod/text/hex.hpp"
 
 namespace tesmod {
-namespace {
-
-struct FoundEditorId {
-  std::uint32_t form_id;  // as the file stores it
-  std::string editor_id;
-};
-
-// Every record of the file that has an EditorID, in file order; chunks of the index are read on
-// several threads because a big master's compressed records must be (partly) inflated.
-std::vector<FoundEditorId> read_editor_ids(const PluginFile& file, unsigned threads) {
-  const auto entries = file.entries();
-  constexpr std::size_t kChunk = 4096;
-  const std::size_t chunks = (entries.size() + kChunk - 1) / kChunk;
-  std::vector<std::vector<FoundEditorId>> parts(chunks);
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t c = next++; c < chunks; c = next++) {
-      const std::size_t end = std::min(entries.size(), (c + 1) * kChunk);
-      for (std::size_t i = std::max<std::size_t>(c * kChunk, 1); i < end; ++i) {
-        const IndexEntry& e = entries[i];
-        if (e.is_group()) continue;
-        try {
-          if (auto id = file.editor_id(e)) parts[c].push_back({e.id, std::move(*id)});
-        } catch (const Error&) {
-          // A record that cannot be read has no name here; the plugin's reader reports it.
-        }
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(threads, chunks); ++t) pool.emplace_back(work);
-    work();
-  }
-  std::vector<FoundEditorId> out;
-  for (auto& p : parts) std::move(p.begin(), p.end(), std::back_inserter(out));
-  return out;
-}
-
-
-}  // namespace
 
 PluginFormNamer PluginFormNamer::build(const PluginFile& plugin, const Options& options) {
   PluginFormNamer namer;
@@ -94,20 +52,21 @@ void PluginFormNamer::add_file(const PluginFile& file, std::uint32_t file_index,
     for (std::size_t k = 0; k < files_.size(); ++k)
       if (ascii::iequals(files_[k], masters[m].name)) to_ours[m] = std::int64_t(k);
   to_ours[masters.size()] = file_index;
-  std::vector<FoundEditorId> found_ids = read_editor_ids(file, threads);
+  auto found_ids = collect_editor_ids(file, threads);
   names_.reserve(names_.size() + found_ids.size());
-  for (FoundEditorId& found : found_ids) {
+  for (auto& [entry, editor_id] : found_ids) {
+    const std::uint32_t form_id = file.entry(entry).id;
     // FormIDs past the file's own index belong to the file itself, as the game reads them.
-    const std::size_t top = std::min<std::size_t>(found.form_id >> 24, masters.size());
+    const std::size_t top = std::min<std::size_t>(form_id >> 24, masters.size());
     if (to_ours[top] < 0) continue;
     const std::uint32_t defining = std::uint32_t(to_ours[top]);
-    const std::uint32_t ours = defining << 24 | (found.form_id & 0xFFFFFF);
+    const std::uint32_t ours = defining << 24 | (form_id & 0xFFFFFF);
     Named& n = names_[ours];
     // The defining file's EditorID wins; without it, the last file that overrides the form.
     if (defining == file_index)
-      n = Named{std::move(found.editor_id), true, false};
+      n = Named{std::move(editor_id), true, false};
     else if (!n.from_defining_file)
-      n.editor_id = std::move(found.editor_id);
+      n.editor_id = std::move(editor_id);
   }
 }
 

@@ -47,9 +47,15 @@ std::unique_ptr<PluginNames> PluginNames::build(const PluginFile& plugin, const 
   const auto& masters = plugin.header().masters;
   if (options.load_masters && !masters.empty()) {
     const std::vector<std::uint32_t> used = forms_used(plugin);
-    const std::filesystem::path dir = std::filesystem::path(plugin.name()).parent_path();
+    std::vector<std::filesystem::path> dirs = options.master_dirs;
+    if (dirs.empty()) {
+      const std::filesystem::path dir = std::filesystem::path(plugin.name()).parent_path();
+      dirs.push_back(dir.empty() ? "." : dir);
+    }
     for (std::size_t mi = 0; mi < masters.size(); ++mi) {
-      auto path = find_file_nocase(dir.empty() ? "." : dir, masters[mi].name);
+      std::optional<std::filesystem::path> path;
+      for (const auto& dir : dirs)
+        if (!path) path = find_file_nocase(dir, masters[mi].name);
       if (!path) {
         names->missing_.push_back(masters[mi].name);
         continue;

@@ -2,6 +2,17 @@
 target_sources(tesmod PRIVATE
   text/field_layout.cpp
   text/field_text.cpp
+  text/folder_format.cpp
+  text/folder_names.cpp
+  text/plugin_export.cpp
+  text/plugin_import.cpp
+  text/plugin_text_namer.cpp
+  text/record_text_check.cpp
+  text/record_text_common.cpp
+  text/record_text_reader.cpp
+  text/record_text_writer.cpp
+  text/text_check.cpp
+  text/text_namer.cpp
   text/text_syntax.cpp
 )
 

@@ -21,6 +21,11 @@ class AtomicFile final : public ByteSink {
 
   void write(std::span<const std::uint8_t> bytes) override;
   std::uint64_t position() const override { return written_ + buffered_; }
+  // Replaces bytes already written (e.g. a size known only later); offset + size must not pass
+  // position().
+  void overwrite(std::uint64_t offset, std::span<const std::uint8_t> bytes);
+  // Everything written so far, read back from the temporary file.
+  std::vector<std::uint8_t> read_back();
   // Flushes, syncs and renames over the target. Throws tesmod::Error on any failure.
   void commit();
 

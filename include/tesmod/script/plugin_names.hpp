@@ -2,6 +2,7 @@
 // types, attached scripts (SCRI; a reference's through its base form) and every SCPT's locals.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -16,6 +17,7 @@ class PluginNames : public NameSource {
  public:
   struct Options {
     bool load_masters = true;
+    std::vector<std::filesystem::path> master_dirs;  // where masters are looked for (default: beside the plugin)
   };
   static std::unique_ptr<PluginNames> build(const PluginFile& plugin, const Options& options);
   static std::unique_ptr<PluginNames> build(const PluginFile& plugin) { return build(plugin, Options{}); }

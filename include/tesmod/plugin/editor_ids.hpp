@@ -1,0 +1,18 @@
+// The EditorIDs of a plugin's records, read on several threads (a big master's compressed records
+// must be partly inflated to find them).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tesmod/plugin/plugin_file.hpp"
+
+namespace tesmod {
+
+// (index entry, EditorID as stored) for every record that has one, in file order. A record
+// that cannot be read has none here; the plugin's reader reports it.
+std::vector<std::pair<std::uint32_t, std::string>> collect_editor_ids(const PluginFile& file, unsigned threads);
+
+}  // namespace tesmod

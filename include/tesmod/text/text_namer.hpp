@@ -1,0 +1,77 @@
+// How the editable text (tesmod export/import) names FormIDs, so that what export writes, import
+// reads back to the same FormID from the folder alone:
+//
+//   IronSword                     an EditorID that names exactly one form
+//   Skyrim.esm:00012EB7           the defining file and the object id
+//   "Dawn of Time.esp":00000801   the same, quoted when the file name is not a plain word
+//   NONE                          FormID 0
+//   0x05001234                    a FormID whose top byte is past the plugin's own index
+//
+// Names come from three sources, in this order of precedence: the plugin's own records, the
+// folder's names file (the master EditorIDs export used, so import needs no masters), and the
+// master files at hand. An EditorID two forms of one source share is not used (nor read); one
+// that is not a plain word (letters, digits, _), that reads as a number, or that is a keyword
+// of the text formats is never used as a name either.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tesmod/text/form_namer.hpp"
+
+namespace tesmod::text {
+
+class TextNamer final : public FormNamer {
+ public:
+  enum class Source : std::uint8_t { Plugin = 0, NamesFile = 1, Master = 2 };
+
+  // files: the plugin's masters in order, then the plugin itself, as FormID top bytes index them.
+  explicit TextNamer(std::vector<std::string> files);
+
+  // An EditorID (ASCII; others are never names) of a form as the plugin stores its FormID.
+  void add(std::uint32_t form_id, std::string_view editor_id, Source source);
+  // Call once every name is added, before name() and resolve().
+  void finish();
+
+  std::string name(std::uint32_t form_id) const override;
+  std::optional<std::uint32_t> resolve(std::string_view text) const override;
+
+  const std::vector<std::string>& files() const { return files_; }
+  // `File:ObjectID` text for a FormID, without looking at names.
+  std::string file_form(std::uint32_t form_id) const;
+  // The names of master forms that name() has returned so far (for the names file), sorted.
+  std::map<std::string, std::uint32_t> used_master_names() const;
+
+  // Whether text can serve as a name at all (see above).
+  static bool usable_name(std::string_view text);
+
+ private:
+  struct Entry {
+    std::uint32_t form_id = 0;
+    Source source = Source::Master;
+    bool ambiguous = false;
+  };
+  std::vector<std::string> files_;
+  std::vector<bool> plain_file_;                           // file name needs no quotes
+  struct Named {
+    std::string editor_id;
+    Source source = Source::Master;
+    bool usable = false;  // resolve() reads editor_id back to this form (set by finish())
+  };
+  std::unordered_map<std::uint32_t, Named> names_;  // FormID -> the EditorID name() uses
+  std::unordered_map<std::string, Entry> by_name_;         // lower-case EditorID -> form
+  struct Used {  // name() is called from several threads at once
+    std::mutex lock;
+    std::map<std::string, std::uint32_t> names;
+  };
+  std::unique_ptr<Used> used_ = std::make_unique<Used>();
+};
+
+}  // namespace tesmod::text

@@ -1,0 +1,174 @@
+#include "folder_format.hpp"
+
+#include <fmt/format.h>
+
+#include "record_text_common.hpp"
+#include "tesmod/text/text_syntax.hpp"
+
+namespace tesmod::text::detail {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Calls f(line, number) for every line.
+template <class F>
+void each_line(std::string_view text, F f) {
+  std::uint32_t number = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    if (!f(text.substr(pos, end - pos), ++number, pos)) return;
+    pos = end + 1;
+  }
+}
+
+void append_contents(std::string& out, const Contents& contents) {
+  for (const std::string& name : contents) {
+    out += name;
+    out += '\n';
+  }
+}
+
+}  // namespace
+
+std::string plugin_file_text(const FolderSettings& s, std::string_view header_record_text, const Contents& top) {
+  std::string out;
+  out += fmt::format("# {} exported by tesmod. Read it back with: tesmod import DIR -o {}\n", s.plugin_name, s.plugin_name);
+  out += "# Settings, the file header record, then the top-level groups in order. Files and folders not\n";
+  out += "# listed are added at the end; listed ones that are missing are left out.\n";
+  out += kFormatLine;
+  out += '\n';
+  out += fmt::format("game {}\n", game_id(s.game));
+  out += fmt::format("plugin {}\n", s.plugin_name);
+  out += fmt::format("encoding {}\n", s.encoding);
+  if (s.game != Game::Oblivion) out += fmt::format("form-version {}\n", s.form_version);
+  out += fmt::format("items {}\n\n", s.items);
+  out += header_record_text;
+  out += "\ncontents\n";
+  append_contents(out, top);
+  return out;
+}
+
+std::string group_file_text(const GroupHeader& header, Game game, const FormNamer& namer, const Contents& contents) {
+  std::string out = "# This folder's group, then its contents in order (folders end in '/').\n";
+  append_group_header(out, header, game, namer);
+  out += '\n';
+  append_contents(out, contents);
+  return out;
+}
+
+std::string names_file_text(const std::map<std::string, std::uint32_t>& names, const FormNamer& file_namer) {
+  std::string out = "# EditorIDs of master forms this text uses, so that it imports without the masters.\n";
+  for (const auto& [name, form_id] : names) out += fmt::format("{} {}\n", name, file_namer.name(form_id));
+  return out;
+}
+
+PluginFileParts parse_plugin_file(std::string_view text) {
+  PluginFileParts parts;
+  bool format_seen = false, game_seen = false, in_contents = false;
+  std::size_t record_start = std::string_view::npos;
+  std::size_t record_end = std::string_view::npos;
+  each_line(text, [&](std::string_view raw, std::uint32_t number, std::size_t offset) {
+    const std::string_view line = trim(raw);
+    if (in_contents) {
+      if (!line.empty() && line.front() != '#') parts.top.emplace_back(line);
+      return true;
+    }
+    if (record_start != std::string_view::npos) {
+      if (line == "contents") {
+        record_end = offset;
+        in_contents = true;
+      }
+      return true;
+    }
+    if (line.empty() || line.front() == '#') return true;
+    LineScanner s(raw, number);
+    const std::string_view key = s.word();
+    if (key == "record") {
+      if (!format_seen) s.fail_at(0, fmt::format("expected '{}' before the header record", kFormatLine));
+      if (!game_seen) s.fail_at(0, "expected 'game oblivion|skyrim|skyrimse' before the header record");
+      record_start = offset;
+      parts.header_first_line = number;
+      return true;
+    }
+    if (key == "tesmod-text") {
+      const std::string_view v = s.word();
+      if (v != "1") s.fail(fmt::format("this folder was written in text format {}; this tesmod reads format 1", v));
+      format_seen = true;
+    } else if (key == "game") {
+      const std::string_view v = s.word();
+      const auto game = parse_game(v);
+      if (!game) s.fail(fmt::format("unknown game '{}' (expected oblivion, skyrim or skyrimse)", v));
+      parts.settings.game = *game;
+      game_seen = true;
+    } else if (key == "plugin") {
+      parts.settings.plugin_name = std::string(trim(s.rest()));
+      return true;
+    } else if (key == "encoding") {
+      parts.settings.encoding = std::string(s.expect_word("a code page name"));
+    } else if (key == "form-version") {
+      const auto v = parse_uint(s.word());
+      if (!v || *v > 0xFFFF) s.fail("expected a form version (0 to 65535)");
+      parts.settings.form_version = std::uint16_t(*v);
+    } else if (key == "items") {
+      const auto v = parse_uint(s.word());
+      if (!v) s.fail("expected the number of groups and records");
+      parts.settings.items = *v;
+    } else {
+      s.fail_at(0, fmt::format("unknown setting '{}' (expected tesmod-text, game, plugin, encoding, form-version, items or "
+                               "the header record)", key));
+    }
+    s.expect_end();
+    return true;
+  });
+  if (record_start == std::string_view::npos) throw SyntaxError(0, 0, "plugin.txt has no header record (record TES4 ...)");
+  if (!in_contents) throw SyntaxError(0, 0, "plugin.txt has no 'contents' line after the header record");
+  if (parts.settings.plugin_name.empty()) throw SyntaxError(0, 0, "plugin.txt does not name the plugin (plugin Name.esp)");
+  parts.header_record = text.substr(record_start, record_end - record_start);
+  return parts;
+}
+
+GroupFileParts parse_group_file(std::string_view text, Game game, const FormNamer& namer) {
+  GroupFileParts parts;
+  bool header_seen = false;
+  each_line(text, [&](std::string_view raw, std::uint32_t number, std::size_t) {
+    const std::string_view line = trim(raw);
+    if (line.empty() || line.front() == '#') return true;
+    if (!header_seen) {
+      LineScanner s(raw, number);
+      s.skip_blanks();
+      if (!s.accept_word("group")) s.fail("expected the group line first (group TYPE LABEL)");
+      s.seek(0);
+      parts.header = parse_group_header(s, game, namer);
+      s.expect_end();
+      header_seen = true;
+      return true;
+    }
+    parts.contents.emplace_back(line);
+    return true;
+  });
+  if (!header_seen) throw SyntaxError(0, 0, "expected the group line (group TYPE LABEL)");
+  return parts;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_names_file(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> names;
+  each_line(text, [&](std::string_view raw, std::uint32_t number, std::size_t) {
+    const std::string_view line = trim(raw);
+    if (line.empty() || line.front() == '#') return true;
+    LineScanner s(raw, number);
+    const std::string_view name = s.expect_word("an EditorID");
+    const std::string_view form = s.form_reference();
+    s.expect_end();
+    names.emplace_back(std::string(name), std::string(form));
+    return true;
+  });
+  return names;
+}
+
+}  // namespace tesmod::text::detail

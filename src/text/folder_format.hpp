@@ -1,0 +1,57 @@
+// The small files that hold an exported folder together: plugin.txt (settings, the TES4 record,
+// the top-level contents), _group.txt (a group's header and contents) and names.txt.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tesmod/plugin/game.hpp"
+#include "tesmod/plugin/record_header.hpp"
+#include "tesmod/text/form_namer.hpp"
+
+namespace tesmod::text::detail {
+
+inline constexpr std::string_view kPluginFile = "plugin.txt";
+inline constexpr std::string_view kNamesFile = "names.txt";
+inline constexpr std::string_view kGroupFile = "_group.txt";
+inline constexpr std::string_view kScriptExtension = ".obl";
+inline constexpr std::string_view kFormatLine = "tesmod-text 1";
+
+struct FolderSettings {
+  Game game = Game::SkyrimSE;
+  std::string plugin_name;               // the file name the export was made from
+  std::string encoding = "WINDOWS-1252";
+  std::uint16_t form_version = 0;        // Skyrim: the form version records have unless they say otherwise
+  std::uint64_t items = 0;               // groups and records (the TES4 record not counted) at export
+};
+
+// A folder listing: names of files, and of folders with a trailing '/'.
+using Contents = std::vector<std::string>;
+
+std::string plugin_file_text(const FolderSettings& settings, std::string_view header_record_text, const Contents& top);
+std::string group_file_text(const GroupHeader& header, Game game, const FormNamer& namer, const Contents& contents);
+std::string names_file_text(const std::map<std::string, std::uint32_t>& names, const FormNamer& file_namer);
+
+struct PluginFileParts {
+  FolderSettings settings;
+  std::string_view header_record;   // the TES4 record's text
+  std::uint32_t header_first_line;  // its first line's number in plugin.txt
+  Contents top;
+};
+// Raises SyntaxError (line, column) for a malformed plugin.txt.
+PluginFileParts parse_plugin_file(std::string_view text);
+
+struct GroupFileParts {
+  GroupHeader header;
+  Contents contents;
+};
+GroupFileParts parse_group_file(std::string_view text, Game game, const FormNamer& namer);
+
+// (EditorID, the text of the form it names) pairs of names.txt.
+std::vector<std::pair<std::string, std::string>> parse_names_file(std::string_view text);
+
+}  // namespace tesmod::text::detail

@@ -1,0 +1,97 @@
+// A record's text is only as good as what it reads back to: the checked writer tries the typed
+// text, then every field as hex, then the stored bytes, and keeps the first that comes back exact.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "tesmod/text/record_text.hpp"
+
+namespace tesmod::text {
+namespace {
+
+// Passes script sources on to the real store and remembers them, so that the check can read
+// them back without touching the disk.
+class RememberingScripts final : public ScriptFiles {
+ public:
+  RememberingScripts(ScriptFiles* real, const TextCodec& codec) : real_(real), codec_(codec) {}
+  std::string store(const RecordHeader& record, std::string_view editor_id, std::size_t index,
+                    std::string_view source) override {
+    std::string name = real_ ? real_->store(record, editor_id, index, source) : fmt::format("script {}", index);
+    stored_[name] = codec_.to_utf8(source);
+    return name;
+  }
+  std::optional<std::string> load(std::string_view file) override {
+    auto it = stored_.find(std::string(file));
+    if (it == stored_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  ScriptFiles* real_;
+  const TextCodec& codec_;
+  std::map<std::string, std::string> stored_;
+};
+
+std::vector<std::uint8_t> record_bytes(const RecordHeader& header, std::span<const std::uint8_t> stored_body, Game game) {
+  std::vector<std::uint8_t> bytes(header_size(game));
+  RecordHeader h = header;
+  h.data_size = std::uint32_t(stored_body.size());
+  h.write(bytes.data(), game);
+  bytes.insert(bytes.end(), stored_body.begin(), stored_body.end());
+  return bytes;
+}
+
+}  // namespace
+
+bool record_text_reads_back(std::string_view text, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
+                            const RecordTextOptions& options, std::string* why) {
+  std::vector<std::uint8_t> got;
+  try {
+    const EntriesRead read = read_entries_text(text, options, got);
+    if (!read.changed_scripts.empty()) {
+      if (why) *why = "a script source does not read back unchanged";
+      return false;
+    }
+  } catch (const std::exception& e) {
+    if (why) *why = e.what();
+    return false;
+  }
+  const std::vector<std::uint8_t> want = record_bytes(header, stored_body, options.game);
+  if (got == want) return true;
+  if (why) {
+    const auto diff = std::ranges::mismatch(got, want);
+    *why = fmt::format("the text reads back to {} bytes, not {}; first difference at byte {}", got.size(), want.size(),
+                       diff.in1 - got.begin());
+  }
+  return false;
+}
+
+RecordTextForm append_record_text_checked(std::string& out, const RecordHeader& header,
+                                          std::span<const std::uint8_t> stored_body, const RecordTextOptions& options,
+                                          Inflater& inflater, int indent) {
+  RememberingScripts scripts(options.scripts, *options.codec);
+  RecordTextOptions o = options;
+  o.scripts = options.scripts ? &scripts : nullptr;
+  const std::size_t mark = out.size();
+  for (const RecordTextForm form : {RecordTextForm::Typed, RecordTextForm::Hex}) {
+    o.typed = form == RecordTextForm::Typed;
+    out.resize(mark);
+    append_record_text(out, header, stored_body, o, inflater, indent);
+    if (record_text_reads_back(std::string_view(out).substr(mark), header, stored_body, o)) return form;
+  }
+  // The stored bytes as they are always read back.
+  out.resize(mark);
+  append_record_header_line(out, header, o, indent);
+  out.append(std::size_t(indent + 2), ' ');
+  out += "stored-body ";
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (std::uint8_t b : stored_body) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  out += '\n';
+  return RecordTextForm::Stored;
+}
+
+}  // namespace tesmod::text

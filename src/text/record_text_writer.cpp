@@ -1,0 +1,336 @@
+// Records as text: the header line, then each field by what it is (condition, VMAD, package,
+// script source, a layout from the tables, or hex).
+#include <fmt/format.h>
+
+#include <libdeflate.h>
+
+#include "record_text_common.hpp"
+#include "tesmod/fields/condition.hpp"
+#include "tesmod/fields/package_codec.hpp"
+#include "tesmod/fields/package_oblivion.hpp"
+#include "tesmod/fields/vmad.hpp"
+#include "tesmod/io/base64.hpp"
+#include "tesmod/plugin/compressed_body.hpp"
+#include "tesmod/plugin/field.hpp"
+#include "tesmod/plugin/group_type.hpp"
+#include "tesmod/plugin/subrecord.hpp"
+#include "tesmod/text/condition_text.hpp"
+#include "tesmod/text/field_text.hpp"
+#include "tesmod/text/package_block.hpp"
+#include "tesmod/text/record_text.hpp"
+#include "tesmod/text/vmad_block.hpp"
+
+namespace tesmod::text {
+namespace {
+
+using detail::append_signature;
+
+void indent_to(std::string& out, int indent) { out.append(std::size_t(indent), ' '); }
+
+// Appends each line of block indented.
+void append_block_lines(std::string& out, std::string_view block, int indent) {
+  std::size_t pos = 0;
+  while (pos < block.size()) {
+    std::size_t end = block.find('\n', pos);
+    if (end == std::string_view::npos) end = block.size();
+    const std::string_view line = block.substr(pos, end - pos);
+    if (!line.empty()) indent_to(out, indent);
+    out += line;
+    out += '\n';
+    pos = end + 1;
+  }
+}
+
+std::string_view as_chars(std::span<const std::uint8_t> data) {
+  return {reinterpret_cast<const char*>(data.data()), data.size()};
+}
+
+Field to_field(const SubrecordView& v) { return Field::from_view(v); }
+
+// Whether the writer gives this field the same size prefix by itself.
+bool natural_prefix(const SubrecordView& v) {
+  const bool needs = v.data.size() > 0xFFFF;
+  return v.oversize == needs && (!v.oversize || v.stored_size == 0);
+}
+
+class RecordWriter {
+ public:
+  RecordWriter(std::string& out, const RecordHeader& header, const RecordTextOptions& options, int indent)
+      : out_(out), header_(header), options_(options), field_indent_(indent + 2) {
+    context_.namer = options.namer;
+    context_.codec = options.codec;
+    context_.localized = options.localized;
+    if (options.string_text) {
+      context_.string_text = [this](Signature field, std::uint32_t id) {
+        return options_.string_text(header_.type, field, id);
+      };
+    }
+  }
+
+  void fields(std::span<const SubrecordView> fields) {
+    fields_ = fields;
+    const bool skyrim = options_.game != Game::Oblivion;
+    std::size_t package_start = fields.size();
+    if (options_.typed && header_.type == Signature("PACK")) {
+      std::vector<Field> owned;
+      owned.reserve(fields.size());
+      for (const SubrecordView& v : fields) owned.push_back(to_field(v));
+      package_start = package_block_start(owned);
+      if (package_start < fields.size() && !package_block(std::span<const Field>(owned).subspan(package_start)))
+        package_start = fields.size();
+    }
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (i == package_start) {
+        out_ += package_text_;
+        return;
+      }
+      const SubrecordView& v = fields[i];
+      if (!natural_prefix(v)) prefix_line(v);
+      if (options_.typed) {
+        if (v.type == fields::kCTDA || v.type == fields::kCTDT) {
+          if (const std::size_t used = condition(i)) {
+            i += used - 1;
+            continue;
+          }
+        } else if (skyrim && v.type == Signature("VMAD")) {
+          if (vmad(v)) continue;
+        }
+      }
+      if (!skyrim && v.type == Signature("SCTX") && script_source(v)) continue;
+      plain_field(v);
+    }
+  }
+
+ private:
+  void line_start() { indent_to(out_, field_indent_); }
+
+  void prefix_line(const SubrecordView& v) {
+    line_start();
+    out_ += "XXXX";
+    if (v.stored_size) fmt::format_to(std::back_inserter(out_), " stored-size={}", v.stored_size);
+    out_ += '\n';
+  }
+
+  void plain_field(const SubrecordView& v) {
+    line_start();
+    append_signature(out_, v.type);
+    if (v.data.empty()) {
+      out_ += '\n';
+      return;
+    }
+    if (options_.typed) {
+      const auto layouts = layout_table(options_.game).find(header_.type, v.type);
+      for (const FieldLayout* layout : layouts) {
+        const std::size_t mark = out_.size();
+        out_ += ' ';
+        if (append_layout_value(out_, *layout, v.data, context_)) {
+          // With several layouts, the text must read back with the first that parses it.
+          if (layouts.size() == 1 || reads_back(layouts, std::string_view(out_).substr(mark + 1), v.data)) {
+            out_ += '\n';
+            return;
+          }
+        }
+        out_.resize(mark);
+      }
+    }
+    out_ += " hex ";
+    append_hex(out_, v.data);
+    out_ += '\n';
+  }
+
+  bool reads_back(std::span<const FieldLayout* const> layouts, std::string_view value,
+                  std::span<const std::uint8_t> data) const {
+    for (const FieldLayout* layout : layouts) {
+      try {
+        LineScanner line(value, 1);
+        return std::ranges::equal(parse_layout_value(*layout, line, context_), data);
+      } catch (const SyntaxError&) {
+      }
+    }
+    return false;
+  }
+
+  // A condition and the CIS1/CIS2 after it as one line; the number of fields used (0: none).
+  std::size_t condition(std::size_t i) {
+    std::vector<Field> parts{to_field(fields_[i])};
+    if (i + 1 < fields_.size() && fields_[i + 1].type == fields::kCIS1) parts.push_back(to_field(fields_[i + 1]));
+    if (i + parts.size() < fields_.size() && fields_[i + parts.size()].type == fields::kCIS2)
+      parts.push_back(to_field(fields_[i + parts.size()]));
+    try {
+      const fields::Condition c = fields::decode_condition_fields(options_.game, parts, ErrorContext{});
+      if (fields::encode_condition(c) != parts) return 0;
+      const std::string text = render_condition(c, *options_.namer);
+      line_start();
+      append_signature(out_, parts[0].type);
+      out_ += ' ';
+      out_ += text;
+      out_ += '\n';
+      return parts.size();
+    } catch (const std::exception&) {
+      return 0;
+    }
+  }
+
+  bool vmad(const SubrecordView& v) {
+    try {
+      const fields::Vmad model = fields::decode_vmad(v.data, header_.type, ErrorContext{});
+      if (!std::ranges::equal(fields::encode_vmad(model), v.data)) return false;
+      const BlockTextOptions block{options_.namer, options_.codec, options_.game};
+      const std::string text = vmad_block_text(model, block);
+      line_start();
+      out_ += "VMAD {\n";
+      append_block_lines(out_, text, field_indent_ + 2);
+      line_start();
+      out_ += "}\n";
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+
+  // Renders the package block into package_text_ when the fields decode and encode exactly.
+  bool package_block(std::span<const Field> rest) {
+    try {
+      const BlockTextOptions block{options_.namer, options_.codec, options_.game};
+      std::string text;
+      if (options_.game == Game::Oblivion) {
+        const auto model = fields::decode_oblivion_package(rest, ErrorContext{});
+        if (fields::encode_oblivion_package(model) != std::vector<Field>(rest.begin(), rest.end())) return false;
+        text = oblivion_package_block_text(model, block);
+      } else {
+        const auto model = fields::decode_package(rest, ErrorContext{});
+        if (fields::encode_package(model) != std::vector<Field>(rest.begin(), rest.end())) return false;
+        text = package_block_text(model, block);
+      }
+      std::string& out = package_text_;
+      indent_to(out, field_indent_);
+      out += "package {\n";
+      append_block_lines(out, text, field_indent_ + 2);
+      indent_to(out, field_indent_);
+      out += "}\n";
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+
+  // An Oblivion script's source, to its own file when the caller keeps them.
+  bool script_source(const SubrecordView& v) {
+    const std::size_t index = script_index_++;
+    const std::string_view source = as_chars(v.data);
+    if (!options_.scripts) {
+      line_start();
+      out_ += "SCTX ";
+      append_quoted(out_, source, *options_.codec);
+      out_ += '\n';
+      return true;
+    }
+    // Only sources a text file can carry exactly go to a file.
+    std::string utf8;
+    try {
+      utf8 = options_.codec->to_utf8(source);
+      if (options_.codec->from_utf8(utf8) != source) return false;
+    } catch (const std::exception&) {
+      return false;
+    }
+    for (unsigned char c : source)
+      if (c == 0) return false;
+    std::string editor_id;
+    for (const SubrecordView& f : fields_)
+      if (f.type == Signature("EDID") && !f.data.empty() && f.data.back() == 0) editor_id.assign(as_chars(f.data.first(f.data.size() - 1)));
+    const std::string file = options_.scripts->store(header_, editor_id, index, source);
+    const std::uint32_t crc = libdeflate_crc32(0, source.data(), source.size());
+    line_start();
+    out_ += "SCTX file ";
+    append_quoted(out_, file, *options_.codec);
+    fmt::format_to(std::back_inserter(out_), " crc32={:08X}", crc);
+    if (all_crlf(source)) out_ += " crlf";
+    out_ += '\n';
+    return true;
+  }
+
+  // Every line break is CR LF (so an editor or git that turns them into LF changes nothing).
+  static bool all_crlf(std::string_view s) {
+    bool any = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '\n' && (i == 0 || s[i - 1] != '\r')) return false;
+      if (s[i] == '\r' && (i + 1 >= s.size() || s[i + 1] != '\n')) return false;
+      if (s[i] == '\n') any = true;
+    }
+    return any;
+  }
+
+  std::string& out_;
+  const RecordHeader& header_;
+  const RecordTextOptions& options_;
+  FieldTextContext context_;
+  int field_indent_;
+  std::span<const SubrecordView> fields_;
+  std::size_t script_index_ = 0;
+  std::string package_text_;
+};
+
+}  // namespace
+
+void append_record_header_line(std::string& out, const RecordHeader& h, const RecordTextOptions& options, int indent) {
+  indent_to(out, indent);
+  out += "record ";
+  append_signature(out, h.type);
+  fmt::format_to(std::back_inserter(out), " {:08X}", h.form_id);
+  if (h.flags) {
+    out += " flags=";
+    detail::append_record_flags(out, h.type, h.flags);
+  }
+  if (h.version_control) fmt::format_to(std::back_inserter(out), " vc=0x{:08X}", h.version_control);
+  if (options.game != Game::Oblivion) {
+    if (h.form_version != options.default_form_version) fmt::format_to(std::back_inserter(out), " form-version={}", h.form_version);
+    if (h.version_control_2) fmt::format_to(std::back_inserter(out), " vc2={}", h.version_control_2);
+  }
+  out += '\n';
+}
+
+void append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
+                        const RecordTextOptions& options, Inflater& inflater, int indent) {
+  append_record_header_line(out, header, options, indent);
+  const bool compressed = (header.flags & detail::kCompressedFlag) != 0;
+  const ErrorContext where{"(record text)", Error::kNoOffset, std::nullopt};
+  try {
+    const std::span<const std::uint8_t> body = compressed ? inflate_record_body(stored_body, inflater, where) : stored_body;
+    const std::vector<SubrecordView> views = read_subrecords(body, where);
+    const std::size_t mark = out.size();
+    try {
+      RecordWriter(out, header, options, indent).fields(views);
+    } catch (const std::exception&) {
+      // A renderer that fails on odd bytes leaves the record to the plainest text.
+      out.resize(mark);
+      RecordTextOptions plain = options;
+      plain.typed = false;
+      RecordWriter(out, header, plain, indent).fields(views);
+    }
+    if (compressed) {
+      indent_to(out, indent + 2);
+      out += "zlib-stored ";
+      append_base64(out, stored_body);
+      out += '\n';
+    }
+  } catch (const Error&) {
+    // Fields that do not read (or a stream that does not inflate): the stored bytes as they are.
+    indent_to(out, indent + 2);
+    out += "stored-body ";
+    append_hex(out, stored_body);
+    out += '\n';
+  }
+}
+
+void append_group_open(std::string& out, const GroupHeader& header, Game game, const FormNamer& namer, int indent) {
+  indent_to(out, indent);
+  detail::append_group_header(out, header, game, namer);
+  out += " {\n";
+}
+
+void append_group_close(std::string& out, int indent) {
+  indent_to(out, indent);
+  out += "}\n";
+}
+
+}  // namespace tesmod::text

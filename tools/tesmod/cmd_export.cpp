@@ -1,0 +1,114 @@
+// `tesmod export` and `tesmod import`: a plugin as a folder of editable text files, and back.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "tesmod/text/plugin_text.hpp"
+#include "tesmod/text/plugin_text_namer.hpp"
+
+namespace tesmod::cli {
+namespace {
+
+void print_list(std::string_view what, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  std::cerr << fmt::format("tesmod: note: {} ({}):", what, names.size());
+  for (std::size_t i = 0; i < names.size() && i < 20; ++i) std::cerr << ' ' << names[i];
+  if (names.size() > 20) std::cerr << " ...";
+  std::cerr << '\n';
+}
+
+}  // namespace
+
+Command add_export(CLI::App& app, Common& common) {
+  struct Args {
+    std::string plugin;
+    std::string dir;
+    bool to_stdout = false;
+    bool replace = false;
+    bool no_masters = false;
+    std::vector<std::string> data;
+    std::string language = "English";
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* sub = app.add_subcommand("export", "Write a plugin as a folder of editable text files (tesmod import reads it back)");
+  sub->add_option("PLUGIN", args->plugin, "Plugin to export")->required();
+  sub->add_option("DIR", args->dir, "Folder to write (created; atomically replaced with --replace)");
+  sub->add_flag("--stdout", args->to_stdout, "Print the whole plugin as one text instead (for git diff's textconv)");
+  sub->add_flag("--replace", args->replace, "Replace an earlier export in DIR (its dot files, such as .git, are kept)");
+  sub->add_flag("--no-masters", args->no_masters, "Do not read master files for EditorIDs (forms shown as File.esm:00ABCDEF)");
+  sub->add_option("--data", args->data, "Folder to look for masters in (default: beside the plugin); repeatable");
+  sub->add_option("--language", args->language, "String tables shown beside localized string ids")->capture_default_str();
+  add_common_options(*sub, common);
+  return {sub, [args, &common] {
+            if (args->to_stdout == !args->dir.empty())
+              throw UsageError("export: give DIR, or --stdout to print the plugin as one text");
+            if (args->to_stdout) {
+              OpenOptions o;
+              o.threads = common.threads;
+              const PluginFile file = PluginFile::open(args->plugin, o);
+              text::PluginNamerOptions naming;
+              naming.load_masters = !args->no_masters;
+              naming.master_dirs.assign(args->data.begin(), args->data.end());
+              naming.threads = common.threads;
+              const text::PluginNamer names = text::plugin_text_namer(file, naming);
+              std::cout << text::plugin_text(file, names.namer, TextCodec(common.encoding));
+              return kExitOk;
+            }
+            text::ExportOptions o;
+            o.threads = common.threads;
+            o.encoding = common.encoding;
+            o.load_masters = !args->no_masters;
+            o.master_dirs.assign(args->data.begin(), args->data.end());
+            o.language = args->language;
+            o.replace = args->replace;
+            const text::ExportSummary s = text::export_plugin(args->plugin, args->dir, o);
+            std::cout << fmt::format("exported {} records and {} groups into {} files and {} folders ({} script files, {:.1f} MB of text)\n",
+                                     s.records, s.groups, s.files, s.folders, s.script_files, double(s.text_bytes) / 1e6);
+            if (s.hex_records || s.stored_records)
+              std::cout << fmt::format("{} records written with every field as hex and {} as their stored bytes, "
+                                       "because their typed text would not read back exactly\n",
+                                       s.hex_records, s.stored_records);
+            print_list("masters not read, so their forms are shown as File:ID", s.masters_missing);
+            return kExitOk;
+          }};
+}
+
+Command add_import(CLI::App& app, Common& common) {
+  struct Args {
+    std::string dir;
+    std::string output;
+    std::string in_place;
+    std::vector<std::string> data;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* sub = app.add_subcommand("import", "Write a plugin from a folder tesmod export made (atomically; nothing is written on error)");
+  sub->add_option("DIR", args->dir, "Exported folder")->required();
+  auto* out = sub->add_option("-o,--output", args->output, "Plugin to write");
+  auto* in_place = sub->add_option("--in-place", args->in_place, "Plugin to replace (atomically)");
+  out->excludes(in_place);
+  sub->add_option("--data", args->data, "Folder with the masters, for names the folder does not define and for compiling "
+                                        "changed scripts (default: beside the output); repeatable");
+  sub->add_option("--threads", common.threads, "Worker threads (default: all cores)");
+  return {sub, [args, &common] {
+            if (args->output.empty() == args->in_place.empty())
+              throw UsageError("import: give -o OUT, or --in-place PLUGIN to replace that plugin");
+            const std::string target = args->output.empty() ? args->in_place : args->output;
+            text::ImportOptions o;
+            o.threads = common.threads;
+            o.master_dirs.assign(args->data.begin(), args->data.end());
+            const text::ImportSummary s = text::import_plugin(args->dir, target, o);
+            print_list("listed but missing, so left out", s.missing);
+            print_list("not listed, so added at the end of their group", s.unlisted);
+            std::cout << fmt::format("imported {} records and {} groups from {} files into {}\n", s.records, s.groups,
+                                     s.files, target);
+            if (s.scripts_compiled)
+              std::cout << fmt::format("compiled {} changed scripts ({} names taken from the previous compile because "
+                                       "their masters are not at hand)\n",
+                                       s.scripts_compiled, s.script_hints);
+            return kExitOk;
+          }};
+}
+
+}  // namespace tesmod::cli
