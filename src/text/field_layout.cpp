@@ -257,14 +257,31 @@ LayoutTable LayoutTable::parse(std::string_view source, std::string_view name) {
     auto it = table.by_key_.find(k & 0xFFFFFFFF);
     if (it != table.by_key_.end()) list.insert(list.end(), it->second.begin(), it->second.end());
   }
+  std::size_t capacity = 16;
+  while (capacity < table.by_key_.size() * 2) capacity *= 2;
+  table.slots_.assign(capacity, Slot{});
+  for (const auto& [k, list] : table.by_key_) {
+    if (k == 0) continue;  // a field type of four zero bytes on any record: never looked up that way
+    std::size_t at = std::size_t((k * 0x9E3779B97F4A7C15ull) >> 40) & (capacity - 1);
+    while (table.slots_[at].key) at = (at + 1) & (capacity - 1);
+    table.slots_[at] = Slot{k, &list};
+  }
   return table;
 }
 
+std::span<const FieldLayout* const> LayoutTable::lookup(std::uint64_t k) const {
+  if (slots_.empty()) return {};
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t at = std::size_t((k * 0x9E3779B97F4A7C15ull) >> 40) & mask;; at = (at + 1) & mask) {
+    if (slots_[at].key == k) return *slots_[at].layouts;
+    if (slots_[at].key == 0) return {};
+  }
+}
+
 std::span<const FieldLayout* const> LayoutTable::find(Signature record_type, Signature field) const {
-  auto it = by_key_.find(key(record_type, field));
-  if (it == by_key_.end()) it = by_key_.find(key(Signature(), field));
-  if (it == by_key_.end()) return {};
-  return it->second;
+  auto found = lookup(key(record_type, field));
+  if (found.empty()) found = lookup(key(Signature(), field));
+  return found;
 }
 
 const ValueNames* LayoutTable::names(std::string_view name) const {

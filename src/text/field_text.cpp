@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <limits>
 
 #include "tesmod/io/little_endian.hpp"
@@ -39,7 +40,8 @@ void append_flags(std::string& out, std::uint64_t value, const ValueNames& names
   }
   if (value) {
     if (!first) out += '|';
-    fmt::format_to(std::back_inserter(out), "0x{:X}", value);
+    out += "0x";
+    append_hex_digits(out, value, 1);
   }
 }
 
@@ -54,9 +56,14 @@ void append_integer(std::string& out, const LayoutMember& m, std::uint64_t value
       return;
     }
   const std::uint32_t size = m.element_size();
-  if (is_hex(m.type)) fmt::format_to(std::back_inserter(out), "0x{:0{}X}", value, size * 2);
-  else if (is_signed(m.type)) fmt::format_to(std::back_inserter(out), "{}", std::int64_t(value));
-  else fmt::format_to(std::back_inserter(out), "{}", value);
+  if (is_hex(m.type)) {
+    out += "0x";
+    append_hex_digits(out, value, int(size * 2));
+  } else if (is_signed(m.type)) {
+    append_decimal(out, std::int64_t(value));
+  } else {
+    append_decimal(out, value);
+  }
 }
 
 bool is_plain_sig(const std::uint8_t* p) {
@@ -87,10 +94,36 @@ void store_integer(std::vector<std::uint8_t>& out, std::uint64_t value, std::uin
   for (std::uint32_t i = 0; i < size; ++i) out.push_back(std::uint8_t(value >> (8 * i)));
 }
 
+// Plain decimal digits (the common case, e.g. the thousand heights of a LAND record), read
+// without the general path; nullopt when the word is anything else.
+std::optional<std::uint64_t> fast_decimal(std::string_view w, const LayoutMember& m) {
+  if (w.empty() || w.size() > 6) return std::nullopt;
+  const bool negative = w[0] == '-';
+  std::size_t i = negative ? 1 : 0;
+  if (i == w.size()) return std::nullopt;
+  std::int64_t v = 0;
+  for (; i < w.size(); ++i) {
+    const char c = w[i];
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  if (negative) v = -v;
+  const std::uint32_t bits = m.element_size() * 8;
+  if (bits >= 32) return std::uint64_t(v) & (bits == 64 ? ~std::uint64_t(0) : 0xFFFFFFFFull) ;
+  const bool sign = m.type == ValueType::I8 || m.type == ValueType::I16;
+  const std::int64_t lo = sign ? -(std::int64_t(1) << (bits - 1)) : 0;
+  const std::int64_t hi = sign ? (std::int64_t(1) << (bits - 1)) - 1 : (std::int64_t(1) << bits) - 1;
+  if (v < lo || v > hi) return std::nullopt;
+  return std::uint64_t(v) & ((std::uint64_t(1) << bits) - 1);
+}
+
 std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
   line.skip_blanks();
   const std::size_t at = line.position();
   const std::string_view w = line.expect_word("a number");
+  // Six characters at most: every value fits, so only 32- and 64-bit signedness is left to check.
+  if (w.size() <= 6 && (m.element_size() < 4 || (w[0] != '-' || is_signed(m.type))))
+    if (auto v = fast_decimal(w, m)) return *v;
   const std::uint32_t bits = m.element_size() * 8;
   std::optional<std::uint64_t> value;
   if (w.starts_with("0x") || w.starts_with("0X")) {
@@ -177,26 +210,38 @@ void append_hex(std::string& out, std::span<const std::uint8_t> data) {
   }
 }
 
-std::optional<std::vector<std::uint8_t>> parse_hex(std::string_view digits) {
-  auto value = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  std::vector<std::uint8_t> out;
-  out.reserve(digits.size() / 2);
-  for (std::size_t i = 0; i < digits.size();) {
-    if (digits[i] == ' ' || digits[i] == '\t') {
-      ++i;
+bool append_parsed_hex(std::string_view digits, std::vector<std::uint8_t>& out) {
+  static constexpr auto kValues = [] {
+    std::array<std::int8_t, 256> v{};
+    v.fill(-1);
+    for (int c = 0; c < 10; ++c) v['0' + c] = std::int8_t(c);
+    for (int c = 0; c < 6; ++c) v['A' + c] = v['a' + c] = std::int8_t(10 + c);
+    return v;
+  }();
+  const auto* p = reinterpret_cast<const unsigned char*>(digits.data());
+  const auto* end = p + digits.size();
+  // Written in place: the size is known up to the blanks, which are few.
+  const std::size_t start = out.size();
+  out.resize(start + digits.size() / 2);
+  std::uint8_t* q = out.data() + start;
+  while (p < end) {
+    if (*p == ' ' || *p == '\t') {
+      ++p;
       continue;
     }
-    if (i + 1 >= digits.size()) return std::nullopt;
-    const int hi = value(digits[i]), lo = value(digits[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(std::uint8_t(hi << 4 | lo));
-    i += 2;
+    if (end - p < 2) return false;
+    const int hi = kValues[p[0]], lo = kValues[p[1]];
+    if ((hi | lo) < 0) return false;
+    *q++ = std::uint8_t(hi << 4 | lo);
+    p += 2;
   }
+  out.resize(std::size_t(q - out.data()));
+  return true;
+}
+
+std::optional<std::vector<std::uint8_t>> parse_hex(std::string_view digits) {
+  std::vector<std::uint8_t> out;
+  if (!append_parsed_hex(digits, out)) return std::nullopt;
   return out;
 }
 
@@ -269,6 +314,12 @@ std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScan
                                              const FieldTextContext& context) {
   std::vector<std::uint8_t> out;
   out.reserve(layout.fixed_size + 16);
+  parse_layout_value(layout, line, context, out);
+  return out;
+}
+
+void parse_layout_value(const FieldLayout& layout, LineScanner& line, const FieldTextContext& context,
+                        std::vector<std::uint8_t>& out) {
   for (const LayoutMember& m : layout.members) {
     if (!layout.single()) line.expect_key(m.name);
     switch (m.type) {
@@ -305,10 +356,7 @@ std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScan
         if (m.open) {
           line.skip_blanks();
           const std::size_t at = line.position();
-          const std::string_view w = line.word();
-          const auto bytes = parse_hex(w);
-          if (!bytes) line.fail_at(at, "expected hex digits, two per byte");
-          out.insert(out.end(), bytes->begin(), bytes->end());
+          if (!append_parsed_hex(line.word(), out)) line.fail_at(at, "expected hex digits, two per byte");
           continue;
         }
         break;
@@ -318,7 +366,7 @@ std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScan
       parse_element(out, m, line, context);
       continue;
     }
-    line.expect('[', fmt::format("'[' to start the array {}", m.name));
+    if (!line.accept('[')) line.fail(fmt::format("expected '[' to start the array {}", m.name));
     std::size_t count = 0;
     if (!line.accept(']')) {
       do {
@@ -330,7 +378,6 @@ std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScan
     if (!m.open && count != m.count) line.fail(fmt::format("{} holds exactly {} values, not {}", m.name, m.count, count));
   }
   line.expect_end();
-  return out;
 }
 
 }  // namespace tesmod::text

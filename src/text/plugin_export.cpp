@@ -25,10 +25,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A group holding more records than this is written in files of consecutive records (see
-// plugin_text.hpp): one file per record would mean hundreds of thousands of files for a master.
-constexpr std::size_t kOwnFileLimit = 1000;
+// A plugin of more records than this (a master) is written compactly (see plugin_text.hpp): one
+// file per record and cell would mean hundreds of thousands of files, minutes to write and read.
+constexpr std::uint64_t kCompactAbove = 50000;
 constexpr std::size_t kChunkLimit = 1000;  // records per chunk file at most
+
+bool compact_layout(const PluginFile& file) { return file.stats().records > kCompactAbove; }
 
 // A file to write: the index entries [first, end), each record with the groups that belong to it.
 struct FileTask {
@@ -54,7 +56,7 @@ std::string stem_of(std::string_view file_name) { return std::string(file_name.s
 
 class Planner {
  public:
-  Planner(const PluginFile& file) : file_(file), entries_(file.entries()) {}
+  explicit Planner(const PluginFile& file) : file_(file), entries_(file.entries()), compact_(compact_layout(file)) {}
 
   Plan plan() {
     detail::FolderNames names;
@@ -114,9 +116,7 @@ class Planner {
   void plan_children(std::uint32_t group, const fs::path& path, detail::FolderNames& names,
                      detail::Contents& contents) {
     const std::vector<std::uint32_t> kids = children(group);
-    std::size_t records = 0;
-    for (std::uint32_t c : kids) records += !entries_[c].is_group();
-    const bool chunked = group != kNoParent && records > kOwnFileLimit;
+    const bool chunked = compact_ && group != kNoParent;
 
     std::vector<Unit> pending;
     std::string last_stem;  // of the last record file, for the world children folder after it
@@ -159,6 +159,17 @@ class Planner {
         continue;
       }
       flush();
+      if (compact_ && (e.group_type() == 3 || e.group_type() == 5)) {
+        // A sub-block of cells, in one file.
+        FileTask task;
+        task.folder = path;
+        task.first = c;
+        task.end = e.end;
+        task.name = names.claim(folder_name(c, {}), ".txt");
+        contents.push_back(task.name);
+        plan_.files.push_back(std::move(task));
+        continue;
+      }
       // A world's children folder is named after the world record just before it.
       const bool after_world = e.group_type() == 1 && k > 0 && !entries_[kids[k - 1]].is_group() &&
                                entries_[kids[k - 1]].id == e.id;
@@ -175,20 +186,22 @@ class Planner {
     flush();
   }
 
-  // Consecutive records whose FormIDs share their upper 20 bits, at most kChunkLimit per file.
+  // Consecutive records whose FormIDs share their upper 16 bits, at most kChunkLimit per file:
+  // records keep their file when others are added or removed (FormIDs of a type are spread over
+  // the whole range in a master, so narrower ranges would mean a file per few records).
   void flush_chunks(const std::vector<Unit>& units, const fs::path& path, detail::FolderNames& names,
                     detail::Contents& contents) {
     std::size_t i = 0;
     while (i < units.size()) {
-      const std::uint32_t bucket = entries_[units[i].first].id >> 12;
+      const std::uint32_t bucket = entries_[units[i].first].id >> 16;
       std::size_t j = i + 1;
-      while (j < units.size() && j - i < kChunkLimit && entries_[units[j].first].id >> 12 == bucket) ++j;
+      while (j < units.size() && j - i < kChunkLimit && entries_[units[j].first].id >> 16 == bucket) ++j;
       FileTask task;
       task.folder = path;
       task.first = units[i].first;
       task.end = units[j - 1].end;
       task.own = false;
-      task.name = names.claim(fmt::format("{:05X}xxx", bucket), ".txt");
+      task.name = names.claim(fmt::format("{:04X}xxxx", bucket), ".txt");
       contents.push_back(task.name);
       plan_.files.push_back(std::move(task));
       i = j;
@@ -197,6 +210,7 @@ class Planner {
 
   const PluginFile& file_;
   std::span<const IndexEntry> entries_;
+  bool compact_;
   Plan plan_;
 };
 
@@ -253,7 +267,8 @@ struct RenderCounts {
 
 // Renders entries [first, end) with the groups among them inline.
 void render_entries(std::string& out, const PluginFile& file, std::uint32_t first, std::uint32_t end,
-                    const RecordTextOptions& options, FileScripts* scripts, Inflater& inflater, RenderCounts& counts) {
+                    const RecordTextOptions& options, FileScripts* scripts, Inflater& inflater, RenderCounts& counts,
+                    bool check_plain) {
   const auto entries = file.entries();
   std::vector<std::uint32_t> open;  // ends of the open groups
   std::size_t ordinal = 0;
@@ -272,7 +287,8 @@ void render_entries(std::string& out, const PluginFile& file, std::uint32_t firs
     }
     if (indent == 0 && i != first) out += '\n';
     if (scripts) scripts->start_record(ordinal++);
-    const RecordTextForm form = append_record_text_checked(out, file.record_header(e), file.stored_body(e), options, inflater, indent);
+    const RecordTextForm form =
+        append_record_text_checked(out, file.record_header(e), file.stored_body(e), options, inflater, indent, check_plain);
     ++counts.records;
     counts.hex += form == RecordTextForm::Hex;
     counts.stored += form == RecordTextForm::Stored;
@@ -332,7 +348,7 @@ std::string plugin_text(const PluginFile& file, const TextNamer& namer, const Te
   append_record_text_checked(header, file.record_header(file.entry(0)), file.stored_body(file.entry(0)), options, inflater);
   std::string out = detail::plugin_file_text(settings, header, {});
   RenderCounts counts;
-  render_entries(out, file, 1, std::uint32_t(file.entries().size()), options, nullptr, inflater, counts);
+  render_entries(out, file, 1, std::uint32_t(file.entries().size()), options, nullptr, inflater, counts, true);
   return out;
 }
 
@@ -364,6 +380,7 @@ ExportSummary export_plugin(const fs::path& plugin_path, const fs::path& dir, co
     }
   }
 
+  const bool compact = compact_layout(file);
   const Plan plan = Planner(file).plan();
   const fs::path temp = temporary_beside(fs::absolute(dir), "export");
   ExportSummary summary;
@@ -387,7 +404,7 @@ ExportSummary export_plugin(const fs::path& plugin_path, const fs::path& dir, co
           RecordTextOptions o = record_options;
           o.scripts = file.game() == Game::Oblivion ? &scripts : nullptr;
           out.clear();
-          render_entries(out, file, task.first, task.end, o, &scripts, inflater, counts);
+          render_entries(out, file, task.first, task.end, o, &scripts, inflater, counts, !compact);
           write_text_file(temp / task.folder / task.name, out);
           counts.scripts += scripts.written();
           counts.bytes += out.size();

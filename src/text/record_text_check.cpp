@@ -33,14 +33,26 @@ class RememberingScripts final : public ScriptFiles {
   std::map<std::string, std::string> stored_;
 };
 
-std::vector<std::uint8_t> record_bytes(const RecordHeader& header, std::span<const std::uint8_t> stored_body, Game game) {
-  std::vector<std::uint8_t> bytes(header_size(game));
-  RecordHeader h = header;
-  h.data_size = std::uint32_t(stored_body.size());
-  h.write(bytes.data(), game);
-  bytes.insert(bytes.end(), stored_body.begin(), stored_body.end());
-  return bytes;
-}
+// Remembers the names it gave while a record was written, so that reading them back finds them
+// without a look-up in a master-sized table. Names it did not give go to the real namer.
+class RememberingNamer final : public FormNamer {
+ public:
+  explicit RememberingNamer(const FormNamer& real) : real_(real) {}
+  std::string name(std::uint32_t form_id) const override {
+    std::string n = real_.name(form_id);
+    given_.emplace_back(n, form_id);
+    return n;
+  }
+  std::optional<std::uint32_t> resolve(std::string_view text) const override {
+    for (const auto& [n, id] : given_)
+      if (n == text) return id;
+    return real_.resolve(text);
+  }
+
+ private:
+  const FormNamer& real_;
+  mutable std::vector<std::pair<std::string, std::uint32_t>> given_;
+};
 
 }  // namespace
 
@@ -57,9 +69,18 @@ bool record_text_reads_back(std::string_view text, const RecordHeader& header, s
     if (why) *why = e.what();
     return false;
   }
-  const std::vector<std::uint8_t> want = record_bytes(header, stored_body, options.game);
-  if (got == want) return true;
+  // Compared in place: the header, then the body.
+  std::vector<std::uint8_t> want_header(header_size(options.game));
+  RecordHeader h = header;
+  h.data_size = std::uint32_t(stored_body.size());
+  h.write(want_header.data(), options.game);
+  const std::size_t n = want_header.size();
+  if (got.size() == n + stored_body.size() && std::equal(want_header.begin(), want_header.end(), got.begin()) &&
+      std::equal(stored_body.begin(), stored_body.end(), got.begin() + std::ptrdiff_t(n)))
+    return true;
   if (why) {
+    std::vector<std::uint8_t> want = want_header;
+    want.insert(want.end(), stored_body.begin(), stored_body.end());
     const auto diff = std::ranges::mismatch(got, want);
     *why = fmt::format("the text reads back to {} bytes, not {}; first difference at byte {}", got.size(), want.size(),
                        diff.in1 - got.begin());
@@ -69,15 +90,18 @@ bool record_text_reads_back(std::string_view text, const RecordHeader& header, s
 
 RecordTextForm append_record_text_checked(std::string& out, const RecordHeader& header,
                                           std::span<const std::uint8_t> stored_body, const RecordTextOptions& options,
-                                          Inflater& inflater, int indent) {
+                                          Inflater& inflater, int indent, bool check_plain) {
   RememberingScripts scripts(options.scripts, *options.codec);
+  RememberingNamer namer(*options.namer);
   RecordTextOptions o = options;
   o.scripts = options.scripts ? &scripts : nullptr;
+  o.namer = &namer;
   const std::size_t mark = out.size();
   for (const RecordTextForm form : {RecordTextForm::Typed, RecordTextForm::Hex}) {
     o.typed = form == RecordTextForm::Typed;
     out.resize(mark);
-    append_record_text(out, header, stored_body, o, inflater, indent);
+    const bool structured = append_record_text(out, header, stored_body, o, inflater, indent);
+    if (!structured && !check_plain) return form;
     if (record_text_reads_back(std::string_view(out).substr(mark), header, stored_body, o)) return form;
   }
   // The stored bytes as they are always read back.

@@ -16,6 +16,7 @@
 #include "tesmod/plugin/compressed_body.hpp"
 #include "tesmod/plugin/field.hpp"
 #include "tesmod/plugin/group_type.hpp"
+#include "tesmod/plugin/subrecord.hpp"
 #include "tesmod/text/condition_text.hpp"
 #include "tesmod/text/field_text.hpp"
 #include "tesmod/text/package_block.hpp"
@@ -195,21 +196,69 @@ class EntriesReader {
     }
   }
 
-  void record_body(RecordHeader& h) {
-    std::vector<Field> fields;
-    std::optional<std::vector<std::uint8_t>> zlib_stored, stored_body;
-    bool prefix = false;  // an XXXX line is waiting for its field
-    std::uint16_t prefix_size = 0;
-    std::size_t scripts = 0;
-    const bool oblivion = options_.game == Game::Oblivion;
-    auto add = [&](Field f) {
-      if (prefix) {
-        f.oversize = true;
-        f.stored_size = prefix_size;
-        prefix = false;
+  // The fields are encoded as they are read, into raw_ (reused from record to record).
+  void begin_field(Signature type) {
+    field_start_ = raw_.size();
+    if (prefix_) {
+      // An XXXX field carrying the size, then this field with the stored u16 size.
+      raw_.resize(field_start_ + 16);
+      le::store(raw_.data() + field_start_, kOversizeSignature.value());
+      le::store(raw_.data() + field_start_ + 4, std::uint16_t{4});
+      le::store(raw_.data() + field_start_ + 10, type.value());
+      le::store(raw_.data() + field_start_ + 14, prefix_size_);
+    } else {
+      raw_.resize(field_start_ + 6);
+      le::store(raw_.data() + field_start_, type.value());
+    }
+  }
+
+  void end_field() {
+    if (prefix_) {
+      const std::size_t size = raw_.size() - field_start_ - 16;
+      if (size > 0xFFFFFFFF) throw SyntaxError(lines_.number(), 1, "the field holds more than 4 GB");
+      le::store(raw_.data() + field_start_ + 6, std::uint32_t(size));
+      prefix_ = false;
+      return;
+    }
+    const std::size_t size = raw_.size() - field_start_ - 6;
+    if (size <= 0xFFFF) {
+      le::store(raw_.data() + field_start_ + 4, std::uint16_t(size));
+      return;
+    }
+    // Too big for the u16 size: the writer's XXXX prefix goes in front of it.
+    if (size > 0xFFFFFFFF) throw SyntaxError(lines_.number(), 1, "the field holds more than 4 GB");
+    const Signature type = Signature::from_bytes(raw_.data() + field_start_);
+    raw_.insert(raw_.begin() + std::ptrdiff_t(field_start_), 10, 0);
+    le::store(raw_.data() + field_start_, kOversizeSignature.value());
+    le::store(raw_.data() + field_start_ + 4, std::uint16_t{4});
+    le::store(raw_.data() + field_start_ + 6, std::uint32_t(size));
+    le::store(raw_.data() + field_start_ + 10, type.value());
+    le::store(raw_.data() + field_start_ + 14, std::uint16_t{0});
+  }
+
+  void add_field(Signature type, std::span<const std::uint8_t> data) {
+    begin_field(type);
+    raw_.insert(raw_.end(), data.begin(), data.end());
+    end_field();
+  }
+
+  void add_fields(const std::vector<Field>& fields) {
+    for (const Field& f : fields) {
+      if (f.oversize && !prefix_) {
+        prefix_ = true;
+        prefix_size_ = f.stored_size;
       }
-      fields.push_back(std::move(f));
-    };
+      add_field(f.type, f.data);
+    }
+  }
+
+  void record_body(RecordHeader& h) {
+    raw_.clear();
+    prefix_ = false;
+    std::optional<std::vector<std::uint8_t>> zlib_stored, stored_body;
+    std::size_t scripts = 0;
+    bool any_field = false;
+    const bool oblivion = options_.game == Game::Oblivion;
     while (!lines_.done()) {
       const std::string_view raw = lines_.peek();
       const std::string_view line = trim(raw);
@@ -232,6 +281,7 @@ class EntriesReader {
         (word == "zlib-stored" ? zlib_stored : stored_body) = std::move(*bytes);
         continue;
       }
+      any_field = true;
       if (word == "package") {
         if (!s.accept('{')) s.fail("expected 'package {'");
         s.expect_end();
@@ -239,9 +289,8 @@ class EntriesReader {
         const auto [text, first_line] = block(s);
         const BlockTextOptions options{options_.namer, options_.codec, options_.game};
         try {
-          std::vector<Field> encoded = oblivion ? fields::encode_oblivion_package(parse_oblivion_package_block(text, options))
-                                                : fields::encode_package(parse_package_block(text, options));
-          for (Field& f : encoded) add(std::move(f));
+          add_fields(oblivion ? fields::encode_oblivion_package(parse_oblivion_package_block(text, options))
+                              : fields::encode_package(parse_package_block(text, options)));
         } catch (const SyntaxError& e) {
           throw e.shifted(first_line - 1);
         } catch (const Error& e) {
@@ -251,7 +300,7 @@ class EntriesReader {
       }
       const auto sig = detail::parse_signature(word);
       if (!sig) s.fail_at(word_at, fmt::format("expected a field (four characters), zlib-stored or package, not '{}'", word));
-      if (*sig == Signature("XXXX")) {
+      if (*sig == kOversizeSignature) {
         std::uint16_t stored_size = 0;
         if (!s.at_end()) {
           s.expect_key("stored-size");
@@ -260,14 +309,13 @@ class EntriesReader {
           stored_size = std::uint16_t(*n);
         }
         s.expect_end();
-        prefix = true;
-        prefix_size = stored_size;
+        if (prefix_) s.fail_at(word_at, "two XXXX lines in a row: one gives the next field its size prefix");
+        prefix_ = true;
+        prefix_size_ = stored_size;
         continue;
       }
-      Field f;
-      f.type = *sig;
       if (s.at_end()) {
-        add(std::move(f));
+        add_field(*sig, {});
         continue;
       }
       s.skip_blanks();
@@ -275,14 +323,13 @@ class EntriesReader {
       if (s.accept_word("hex")) {
         s.skip_blanks();
         const std::size_t at = s.position();
-        auto bytes = parse_hex(trim(s.rest()));
-        if (!bytes) s.fail_at(at, "expected hex digits, two per byte");
-        f.data = std::move(*bytes);
-        add(std::move(f));
+        begin_field(*sig);
+        if (!append_parsed_hex(trim(s.rest()), raw_)) s.fail_at(at, "expected hex digits, two per byte");
+        end_field();
         continue;
       }
       if (*sig == fields::kCTDA || *sig == fields::kCTDT) {
-        for (Field& part : condition(s, *sig)) add(std::move(part));
+        add_fields(condition(s, *sig));
         continue;
       }
       if (*sig == Signature("VMAD") && s.peek() == '{') {
@@ -291,48 +338,49 @@ class EntriesReader {
         const auto [text, first_line] = block(s);
         try {
           const fields::Vmad vmad = parse_vmad_block(text, h.type, {options_.namer, options_.codec, options_.game});
-          f.data = fields::encode_vmad(vmad);
+          add_field(*sig, fields::encode_vmad(vmad));
         } catch (const SyntaxError& e) {
           throw e.shifted(first_line - 1);
         } catch (const Error& e) {
           throw SyntaxError(first_line - 1, 1, fmt::format("the VMAD cannot be stored: {}", e.detail()));
         }
-        add(std::move(f));
         continue;
       }
       if (*sig == Signature("SCTX")) {
         const std::size_t index = scripts++;
         if (s.accept_word("file")) {
-          f.data = script_file(s, h, index);
+          add_field(*sig, script_file(s, h, index));
         } else {
           const std::string source = s.quoted_string(*options_.codec);
           s.expect_end();
-          f.data.assign(source.begin(), source.end());
+          add_field(*sig, {reinterpret_cast<const std::uint8_t*>(source.data()), source.size()});
         }
-        add(std::move(f));
         continue;
       }
       s.seek(value_at);
-      f.data = layout_value(s, h.type, *sig);
-      add(std::move(f));
+      begin_field(*sig);
+      layout_value(s, h.type, *sig);
+      end_field();
     }
-    if (prefix) throw SyntaxError(lines_.number(), 1, "an XXXX line has no field after it");
+    if (prefix_) throw SyntaxError(lines_.number(), 1, "an XXXX line has no field after it");
 
-    std::vector<std::uint8_t> body;
-    if (stored_body) {
-      if (!fields.empty() || zlib_stored)
-        throw SyntaxError(lines_.number(), 1, "a record with stored-body has no fields and no zlib-stored");
-      body = std::move(*stored_body);
-    } else {
-      encode_fields(fields, body);
-      if (h.flags & detail::kCompressedFlag) body = compress(body, zlib_stored);
-    }
-    if (body.size() > 0xFFFFFFFF) throw SyntaxError(lines_.number(), 1, "the record holds more than 4 GB");
-    h.data_size = std::uint32_t(body.size());
+    // The header, then the body.
     const std::size_t at = out_.size();
     out_.resize(at + header_size_);
+    if (stored_body) {
+      if (any_field || zlib_stored)
+        throw SyntaxError(lines_.number(), 1, "a record with stored-body has no fields and no zlib-stored");
+      out_.insert(out_.end(), stored_body->begin(), stored_body->end());
+    } else if (h.flags & detail::kCompressedFlag) {
+      const std::vector<std::uint8_t> body = compress(raw_, zlib_stored);
+      out_.insert(out_.end(), body.begin(), body.end());
+    } else {
+      out_.insert(out_.end(), raw_.begin(), raw_.end());
+    }
+    const std::size_t body_size = out_.size() - at - header_size_;
+    if (body_size > 0xFFFFFFFF) throw SyntaxError(lines_.number(), 1, "the record holds more than 4 GB");
+    h.data_size = std::uint32_t(body_size);
     h.write(out_.data() + at, options_.game);
-    out_.insert(out_.end(), body.begin(), body.end());
     ++result_.records;
   }
 
@@ -384,17 +432,21 @@ class EntriesReader {
     }
   }
 
-  std::vector<std::uint8_t> layout_value(LineScanner& s, Signature record_type, Signature field) {
+  // Appends the value of a typed field to raw_, read with the first layout that reads it.
+  void layout_value(LineScanner& s, Signature record_type, Signature field) {
     const auto layouts = layout_table(options_.game).find(record_type, field);
     if (layouts.empty())
       s.fail(fmt::format("no layout is known for {} in {} records: write '{} hex' and the bytes", field.str(),
                          record_type.str(), field.str()));
     const std::size_t start = s.position();
+    const std::size_t mark = raw_.size();
     std::optional<SyntaxError> best;
     for (const FieldLayout* layout : layouts) {
       s.seek(start);
+      raw_.resize(mark);
       try {
-        return parse_layout_value(*layout, s, context_);
+        parse_layout_value(*layout, s, context_, raw_);
+        return;
       } catch (const SyntaxError& e) {
         if (!best || e.column() > best->column()) best = e;
       }
@@ -437,6 +489,10 @@ class EntriesReader {
   std::vector<OpenGroup> open_groups_;
   EntriesRead result_;
   Inflater inflater_;
+  std::vector<std::uint8_t> raw_;  // the record's fields, encoded
+  std::size_t field_start_ = 0;
+  bool prefix_ = false;  // the next field has an XXXX prefix (from an XXXX line or an oversize Field)
+  std::uint16_t prefix_size_ = 0;
 };
 
 }  // namespace

@@ -101,6 +101,8 @@ class RecordWriter {
     }
   }
 
+  bool structured() const { return structured_; }
+
  private:
   void line_start() { indent_to(out_, field_indent_); }
 
@@ -165,6 +167,7 @@ class RecordWriter {
       out_ += ' ';
       out_ += text;
       out_ += '\n';
+      structured_ = true;
       return parts.size();
     } catch (const std::exception&) {
       return 0;
@@ -182,6 +185,7 @@ class RecordWriter {
       append_block_lines(out_, text, field_indent_ + 2);
       line_start();
       out_ += "}\n";
+      structured_ = true;
       return true;
     } catch (const std::exception&) {
       return false;
@@ -208,6 +212,7 @@ class RecordWriter {
       append_block_lines(out, text, field_indent_ + 2);
       indent_to(out, field_indent_);
       out += "}\n";
+      structured_ = true;
       return true;
     } catch (const std::exception&) {
       return false;
@@ -238,6 +243,7 @@ class RecordWriter {
     std::string editor_id;
     for (const SubrecordView& f : fields_)
       if (f.type == Signature("EDID") && !f.data.empty() && f.data.back() == 0) editor_id.assign(as_chars(f.data.first(f.data.size() - 1)));
+    structured_ = true;
     const std::string file = options_.scripts->store(header_, editor_id, index, source);
     const std::uint32_t crc = libdeflate_crc32(0, source.data(), source.size());
     line_start();
@@ -268,6 +274,7 @@ class RecordWriter {
   std::span<const SubrecordView> fields_;
   std::size_t script_index_ = 0;
   std::string package_text_;
+  bool structured_ = false;
 };
 
 }  // namespace
@@ -276,12 +283,16 @@ void append_record_header_line(std::string& out, const RecordHeader& h, const Re
   indent_to(out, indent);
   out += "record ";
   append_signature(out, h.type);
-  fmt::format_to(std::back_inserter(out), " {:08X}", h.form_id);
+  out += ' ';
+  append_hex_digits(out, h.form_id, 8);
   if (h.flags) {
     out += " flags=";
     detail::append_record_flags(out, h.type, h.flags);
   }
-  if (h.version_control) fmt::format_to(std::back_inserter(out), " vc=0x{:08X}", h.version_control);
+  if (h.version_control) {
+    out += " vc=0x";
+    append_hex_digits(out, h.version_control, 8);
+  }
   if (options.game != Game::Oblivion) {
     if (h.form_version != options.default_form_version) fmt::format_to(std::back_inserter(out), " form-version={}", h.form_version);
     if (h.version_control_2) fmt::format_to(std::back_inserter(out), " vc2={}", h.version_control_2);
@@ -289,8 +300,9 @@ void append_record_header_line(std::string& out, const RecordHeader& h, const Re
   out += '\n';
 }
 
-void append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
+bool append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
                         const RecordTextOptions& options, Inflater& inflater, int indent) {
+  bool structured = false;
   append_record_header_line(out, header, options, indent);
   const bool compressed = (header.flags & detail::kCompressedFlag) != 0;
   const ErrorContext where{"(record text)", Error::kNoOffset, std::nullopt};
@@ -299,13 +311,17 @@ void append_record_text(std::string& out, const RecordHeader& header, std::span<
     const std::vector<SubrecordView> views = read_subrecords(body, where);
     const std::size_t mark = out.size();
     try {
-      RecordWriter(out, header, options, indent).fields(views);
+      RecordWriter writer(out, header, options, indent);
+      writer.fields(views);
+      structured = writer.structured();
     } catch (const std::exception&) {
       // A renderer that fails on odd bytes leaves the record to the plainest text.
       out.resize(mark);
       RecordTextOptions plain = options;
       plain.typed = false;
-      RecordWriter(out, header, plain, indent).fields(views);
+      RecordWriter writer(out, header, plain, indent);
+      writer.fields(views);
+      structured = writer.structured();
     }
     if (compressed) {
       indent_to(out, indent + 2);
@@ -320,6 +336,7 @@ void append_record_text(std::string& out, const RecordHeader& header, std::span<
     append_hex(out, stored_body);
     out += '\n';
   }
+  return structured;
 }
 
 void append_group_open(std::string& out, const GroupHeader& header, Game game, const FormNamer& namer, int indent) {

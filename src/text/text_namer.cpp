@@ -24,62 +24,119 @@ bool plain_file_name(std::string_view name) {
 
 }  // namespace
 
+std::uint64_t TextNamer::hash_name(std::string_view name) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the lower-case bytes
+  for (char c : name) h = (h ^ std::uint8_t(ascii::lower(c))) * 0x100000001b3ull;
+  return h | 1;  // never 0, which marks an empty slot
+}
+
+const TextNamer::NameEntry* TextNamer::find_name(std::string_view name, std::uint64_t hash) const {
+  if (name_slots_.empty()) return nullptr;
+  const std::size_t mask = name_slots_.size() - 1;
+  for (std::size_t at = std::size_t(hash >> 20) & mask;; at = (at + 1) & mask) {
+    const NameSlot& slot = name_slots_[at];
+    if (slot.entry == ~0u) return nullptr;
+    if (slot.hash == hash && ascii::iequals(entries_[slot.entry].name, name)) return &entries_[slot.entry];
+  }
+}
+
 bool TextNamer::usable_name(std::string_view text) {
   if (text.empty() || text.size() > 512) return false;
   for (char c : text)
     if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
   for (std::string_view k : kKeywords)
     if (ascii::iequals(text, k)) return false;
-  if (parse_int(text) || parse_float(text) || parse_uint(text)) return false;
-  if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return false;
+  // Names that read as numbers ("1e5", "inf", "0x10") are numbers to every reader.
+  const char first = ascii::lower(text[0]);
+  if ((first >= '0' && first <= '9') || first == 'i' || first == 'n')
+    if (parse_int(text) || parse_float(text) || parse_uint(text)) return false;
   return true;
 }
 
 TextNamer::TextNamer(std::vector<std::string> files) : files_(std::move(files)) {
-  for (const std::string& f : files_) plain_file_.push_back(plain_file_name(f));
+  for (std::size_t k = 0; k < files_.size(); ++k) {
+    plain_file_.push_back(plain_file_name(files_[k]));
+    // `File:ID` reads back to the first file of that name: a later one of the same name is not
+    // nameable that way.
+    bool first = true;
+    for (std::size_t j = 0; j < k; ++j) first = first && !ascii::iequals(files_[j], files_[k]);
+    first_of_name_.push_back(first);
+  }
 }
 
 void TextNamer::add(std::uint32_t form_id, std::string_view editor_id, Source source) {
   if (!usable_name(editor_id)) return;
-  auto [it, fresh] = names_.try_emplace(form_id, Named{std::string(editor_id), source, false});
+  auto [it, fresh] = names_.try_emplace(form_id, Named{std::string(editor_id), source});
   // A form keeps the name of its most trusted source (the plugin's own record first).
-  if (!fresh && source < it->second.source) it->second = Named{std::string(editor_id), source, false};
+  if (!fresh && source < it->second.source) it->second = Named{std::string(editor_id), source};
 }
 
 void TextNamer::finish() {
-  by_name_.clear();
-  by_name_.reserve(names_.size());
+  entries_.clear();
+  entries_.reserve(names_.size());
+  std::size_t capacity = 16;
+  while (capacity < names_.size() * 2) capacity *= 2;
+  name_slots_.assign(capacity, NameSlot{});
   // A source claims a name for its form; the same name in one source for another form makes it
   // ambiguous there; a less trusted source cannot take a name a more trusted one has.
   for (const auto& [id, named] : names_) {
-    auto [it, fresh] = by_name_.try_emplace(ascii::to_lower(named.editor_id), Entry{id, named.source, false});
-    if (fresh) continue;
-    Entry& e = it->second;
-    if (named.source < e.source) e = Entry{id, named.source, false};
+    const std::uint64_t hash = hash_name(named.editor_id);
+    const std::size_t mask = capacity - 1;
+    std::size_t at = std::size_t(hash >> 20) & mask;
+    while (name_slots_[at].entry != ~0u &&
+           !(name_slots_[at].hash == hash && ascii::iequals(entries_[name_slots_[at].entry].name, named.editor_id)))
+      at = (at + 1) & mask;
+    if (name_slots_[at].entry == ~0u) {
+      name_slots_[at] = NameSlot{hash, std::uint32_t(entries_.size())};
+      entries_.push_back(NameEntry{named.editor_id, id, named.source, false});
+      continue;
+    }
+    NameEntry& e = entries_[name_slots_[at].entry];
+    if (named.source < e.source) e = NameEntry{named.editor_id, id, named.source, false};
     else if (named.source == e.source && e.form_id != id) e.ambiguous = true;
   }
-  for (auto& [id, named] : names_) {
-    auto owner = by_name_.find(ascii::to_lower(named.editor_id));
-    named.usable = owner != by_name_.end() && !owner->second.ambiguous && owner->second.form_id == id;
+  // name() gives a form the name that resolve() reads back to it, or none.
+  form_slots_.assign(capacity, FormSlot{});
+  for (const NameEntry& e : entries_) {
+    if (e.ambiguous) continue;
+    std::size_t at = std::size_t(e.form_id * 0x9E3779B1u) & (capacity - 1);
+    while (form_slots_[at].name) at = (at + 1) & (capacity - 1);
+    form_slots_[at] = FormSlot{e.form_id, std::uint32_t(e.name.size()), e.name.data(), e.source};
   }
 }
 
 std::string TextNamer::file_form(std::uint32_t form_id) const {
   const std::uint32_t top = form_id >> 24;
-  if (top >= files_.size()) return fmt::format("0x{:08X}", form_id);
-  if (plain_file_[top]) return fmt::format("{}:{:08X}", files_[top], form_id & 0xFFFFFF);
-  return fmt::format("\"{}\":{:08X}", files_[top], form_id & 0xFFFFFF);
+  std::string out;
+  if (top >= files_.size() || !first_of_name_[top]) {
+    out = "0x";
+    append_hex_digits(out, form_id, 8);
+    return out;
+  }
+  out.reserve(files_[top].size() + 12);
+  if (!plain_file_[top]) out += '"';
+  out += files_[top];
+  if (!plain_file_[top]) out += '"';
+  out += ':';
+  append_hex_digits(out, form_id & 0xFFFFFF, 8);
+  return out;
 }
 
 std::string TextNamer::name(std::uint32_t form_id) const {
   if (form_id == 0) return "NONE";
-  auto it = names_.find(form_id);
-  if (it == names_.end() || !it->second.usable) return file_form(form_id);
-  if (it->second.source != Source::Plugin) {
-    std::lock_guard guard(used_->lock);
-    used_->names.emplace(it->second.editor_id, form_id);
+  if (form_slots_.empty()) return file_form(form_id);
+  const std::size_t mask = form_slots_.size() - 1;
+  for (std::size_t at = std::size_t(form_id * 0x9E3779B1u) & mask;; at = (at + 1) & mask) {
+    const FormSlot& slot = form_slots_[at];
+    if (!slot.name) return file_form(form_id);
+    if (slot.form_id != form_id) continue;
+    const std::string_view name(slot.name, slot.size);
+    if (slot.source != Source::Plugin) {
+      std::lock_guard guard(used_->lock);
+      used_->names.emplace(name, form_id);
+    }
+    return std::string(name);
   }
-  return it->second.editor_id;
 }
 
 std::optional<std::uint32_t> TextNamer::resolve(std::string_view text) const {
@@ -97,9 +154,9 @@ std::optional<std::uint32_t> TextNamer::resolve(std::string_view text) const {
     return std::nullopt;
   }
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex_u32(text.substr(2));
-  auto it = by_name_.find(ascii::to_lower(text));
-  if (it == by_name_.end() || it->second.ambiguous) return std::nullopt;
-  return it->second.form_id;
+  const NameEntry* e = find_name(text, hash_name(text));
+  if (!e || e->ambiguous) return std::nullopt;
+  return e->form_id;
 }
 
 std::map<std::string, std::uint32_t> TextNamer::used_master_names() const {

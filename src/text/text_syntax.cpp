@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -127,7 +128,8 @@ std::string quoted(std::string_view stored, const TextCodec& codec) {
 
 void append_float(std::string& out, float value) {
   if (!std::isfinite(value)) {
-    fmt::format_to(std::back_inserter(out), "0x{:08X}", std::bit_cast<std::uint32_t>(value));
+    out += "0x";
+    append_hex_digits(out, std::bit_cast<std::uint32_t>(value), 8);
     return;
   }
   char buf[64];
@@ -141,6 +143,28 @@ std::string format_float(float value) {
   std::string out;
   append_float(out, value);
   return out;
+}
+
+void append_decimal(std::string& out, std::int64_t value) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, r.ptr);
+}
+
+void append_decimal(std::string& out, std::uint64_t value) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, r.ptr);
+}
+
+void append_hex_digits(std::string& out, std::uint64_t value, int min_digits) {
+  char buf[16];
+  int n = 0;
+  do {
+    buf[15 - n++] = kHex[value & 15];
+    value >>= 4;
+  } while (value || n < min_digits);
+  out.append(buf + 16 - n, std::size_t(n));
 }
 
 std::optional<float> parse_float(std::string_view text) {
@@ -182,15 +206,15 @@ std::optional<std::uint64_t> parse_uint(std::string_view text) {
   return value;
 }
 
-bool is_word_break(char c) {
-  switch (c) {
-    case ' ': case '\t': case '\r': case '\n': case '=': case ',': case '[': case ']':
-    case '(': case ')': case '{': case '}': case '"': case '|':
-      return true;
-    default:
-      return false;
-  }
-}
+namespace {
+constexpr auto kWordBreaks = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view(" \t\r\n=,[](){}\"|")) t[c] = true;
+  return t;
+}();
+}  // namespace
+
+bool is_word_break(char c) { return kWordBreaks[static_cast<unsigned char>(c)]; }
 
 void LineScanner::skip_blanks() {
   while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r')) ++pos_;
@@ -229,7 +253,9 @@ void LineScanner::expect(char c, std::string_view what) {
 std::string_view LineScanner::word() {
   skip_blanks();
   const std::size_t start = pos_;
-  while (pos_ < line_.size() && !is_word_break(line_[pos_])) ++pos_;
+  const std::size_t size = line_.size();
+  const char* data = line_.data();
+  while (pos_ < size && !kWordBreaks[static_cast<unsigned char>(data[pos_])]) ++pos_;
   return line_.substr(start, pos_ - start);
 }
 

@@ -81,9 +81,16 @@ class LayoutTable {
   static std::uint64_t key(Signature record_type, Signature field) {
     return std::uint64_t(record_type.value()) << 32 | field.value();
   }
+  std::span<const FieldLayout* const> lookup(std::uint64_t key) const;
   std::deque<ValueNames> names_;
   std::deque<FieldLayout> layouts_;
   std::unordered_map<std::uint64_t, std::vector<const FieldLayout*>> by_key_;  // record type 0: '*'
+  // by_key_ as an open-addressing table: find() runs for every field of every record.
+  struct Slot {
+    std::uint64_t key = 0;  // 0: empty (no record type and field are both 0)
+    const std::vector<const FieldLayout*>* layouts = nullptr;
+  };
+  std::vector<Slot> slots_;
 };
 
 // The built-in table of a game (Skyrim LE and SE share one), read on first use.

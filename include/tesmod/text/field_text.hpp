@@ -39,9 +39,14 @@ bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<
 // Raises SyntaxError at the column of what is wrong.
 std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScanner& line,
                                              const FieldTextContext& context);
+// The same, appending the bytes to out (on an error, out may hold part of them).
+void parse_layout_value(const FieldLayout& layout, LineScanner& line, const FieldTextContext& context,
+                        std::vector<std::uint8_t>& out);
 
 // Raw bytes as hex digits ("0A1B2C"), and back (blanks between digit pairs allowed).
 void append_hex(std::string& out, std::span<const std::uint8_t> data);
 std::optional<std::vector<std::uint8_t>> parse_hex(std::string_view digits);
+// Appends the bytes to out; false (out holding part of them) when digits are not hex.
+bool append_parsed_hex(std::string_view digits, std::vector<std::uint8_t>& out);
 
 }  // namespace tesmod::text

@@ -11,8 +11,10 @@
 //   DIR/DIAL/MyTopic [00012347].txt a topic with its responses inline
 //   DIR/SCPT/MyScript [00012348].obl   an Oblivion script's source
 //
-// A group of more than a thousand records (the big groups of a master) is written in files of
-// consecutive records whose FormIDs share all but the low 12 bits (`0001Axxx.txt`).
+// A plugin of more than 50,000 records (a master) is written compactly, or it would take hundreds
+// of thousands of files: consecutive records of a group share a file while their FormIDs share
+// their upper 16 bits (`0001xxxx.txt`, at most 1,000 records), and each sub-block of cells
+// is one file (`sub-block 3.txt`, `sub-block x=-2 y=5.txt`).
 #pragma once
 
 #include <cstdint>

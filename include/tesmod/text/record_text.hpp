@@ -62,8 +62,10 @@ struct RecordTextOptions {
 };
 
 // Appends the text of one record (header line, fields; indent spaces before the header line and
-// two more before each field). inflater is used for compressed records.
-void append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
+// two more before each field). inflater is used for compressed records. Returns whether the
+// text holds a structured form (a condition, VMAD or package block, a script source file):
+// plain fields are written by layouts whose reading is their exact inverse, these are not.
+bool append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
                         const RecordTextOptions& options, Inflater& inflater, int indent = 0);
 // The record's first line alone (`record TYPE FORMID flags=...`), with its newline.
 void append_record_header_line(std::string& out, const RecordHeader& header, const RecordTextOptions& options,
@@ -78,10 +80,12 @@ enum class RecordTextForm : std::uint8_t { Typed, Hex, Stored };
 
 // append_record_text in the most readable form whose text reads back (with these options) to
 // exactly the record's bytes; the form used is returned. Scripts stored through options.scripts
-// are read back from what was stored.
+// are read back from what was stored. With check_plain false, a text of plain fields only is
+// trusted without reading it back (for masters, where reading every record back would double
+// the time); structured forms are always read back.
 RecordTextForm append_record_text_checked(std::string& out, const RecordHeader& header,
                                           std::span<const std::uint8_t> stored_body, const RecordTextOptions& options,
-                                          Inflater& inflater, int indent = 0);
+                                          Inflater& inflater, int indent = 0, bool check_plain = true);
 
 // Whether text holds exactly this record (header and stored body); why it does not, otherwise.
 bool record_text_reads_back(std::string_view text, const RecordHeader& header, std::span<const std::uint8_t> stored_body,

@@ -5,7 +5,8 @@
 //   Skyrim.esm:00012EB7           the defining file and the object id
 //   "Dawn of Time.esp":00000801   the same, quoted when the file name is not a plain word
 //   NONE                          FormID 0
-//   0x05001234                    a FormID whose top byte is past the plugin's own index
+//   0x05001234                    a FormID whose top byte is past the plugin's own index (or
+//                                 names a file listed twice)
 //
 // Names come from three sources, in this order of precedence: the plugin's own records, the
 // folder's names file (the master EditorIDs export used, so import needs no masters), and the
@@ -53,20 +54,40 @@ class TextNamer final : public FormNamer {
   static bool usable_name(std::string_view text);
 
  private:
-  struct Entry {
+  struct Named {
+    std::string editor_id;
+    Source source = Source::Master;
+  };
+  // A name and the form it stands for; ambiguous when one source gives it to several forms.
+  struct NameEntry {
+    std::string_view name;  // into names_
     std::uint32_t form_id = 0;
     Source source = Source::Master;
     bool ambiguous = false;
   };
-  std::vector<std::string> files_;
-  std::vector<bool> plain_file_;                           // file name needs no quotes
-  struct Named {
-    std::string editor_id;
-    Source source = Source::Master;
-    bool usable = false;  // resolve() reads editor_id back to this form (set by finish())
+  // Open-addressing tables (a node per name would cost a cache miss or two per lookup, and
+  // a master has hundreds of thousands of names): names by case-insensitive hash, and the
+  // names name() uses by FormID. Sizes are powers of two.
+  struct NameSlot {
+    std::uint64_t hash = 0;
+    std::uint32_t entry = ~0u;
   };
-  std::unordered_map<std::uint32_t, Named> names_;  // FormID -> the EditorID name() uses
-  std::unordered_map<std::string, Entry> by_name_;         // lower-case EditorID -> form
+  struct FormSlot {  // the name itself, not its entry: one cache miss less per name()
+    std::uint32_t form_id = 0;
+    std::uint32_t size = 0;
+    const char* name = nullptr;  // into names_; null: empty slot
+    Source source = Source::Master;
+  };
+  static std::uint64_t hash_name(std::string_view name);
+  const NameEntry* find_name(std::string_view name, std::uint64_t hash) const;
+
+  std::vector<std::string> files_;
+  std::vector<bool> plain_file_;                    // file name needs no quotes
+  std::vector<bool> first_of_name_;                 // no earlier file has the same name
+  std::unordered_map<std::uint32_t, Named> names_;  // FormID -> its EditorID, most trusted source
+  std::vector<NameEntry> entries_;
+  std::vector<NameSlot> name_slots_;
+  std::vector<FormSlot> form_slots_;
   struct Used {  // name() is called from several threads at once
     std::mutex lock;
     std::map<std::string, std::uint32_t> names;

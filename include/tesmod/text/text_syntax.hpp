@@ -45,6 +45,12 @@ void append_float(std::string& out, float value);
 std::string format_float(float value);
 std::optional<float> parse_float(std::string_view text);
 
+// Integers appended without a format string (the writers' hot path): decimal, and hex digits
+// (upper case, at least min_digits of them).
+void append_decimal(std::string& out, std::int64_t value);
+void append_decimal(std::string& out, std::uint64_t value);
+void append_hex_digits(std::string& out, std::uint64_t value, int min_digits);
+
 // Decimal integers, with an optional sign; nullopt when the text is not one or out of range.
 std::optional<std::int64_t> parse_int(std::string_view text);
 // Decimal or 0x-prefixed hex unsigned integers.
