@@ -116,6 +116,7 @@ void append_group_header(std::string& out, const GroupHeader& header, Game game,
 GroupHeader parse_group_header(LineScanner& s, Game game, const FormNamer& namer) {
   s.accept_word("group");
   GroupHeader h;
+  s.skip_blanks();
   const std::size_t type_at = s.position();
   const std::string_view type = s.expect_word("a group type");
   bool known = false;

@@ -31,7 +31,7 @@ RecordTextOptions record_text_options(const PluginFile& file, const TextNamer& n
   return o;
 }
 
-TextCheckResult check_text_round_trip(const PluginFile& file, const TextNamer& namer, const TextCodec& codec,
+fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer& namer, const TextCodec& codec,
                                       unsigned threads) {
   const RecordTextOptions options = record_text_options(file, namer, codec);
   const auto entries = file.entries();
@@ -39,11 +39,11 @@ TextCheckResult check_text_round_trip(const PluginFile& file, const TextNamer& n
   const std::size_t chunks = (entries.size() + kChunk - 1) / kChunk;
   std::atomic<std::size_t> next{0};
   std::mutex lock;
-  TextCheckResult result;
+  fields::FieldCheck result;
   auto work = [&] {
     Inflater inflater;
     std::string text;
-    TextCheckResult part;
+    fields::FieldCheck part;
     for (std::size_t c = next++; c < chunks; c = next++) {
       for (std::size_t i = c * kChunk; i < std::min(entries.size(), (c + 1) * kChunk); ++i) {
         const IndexEntry& e = entries[i];
@@ -58,7 +58,7 @@ TextCheckResult check_text_round_trip(const PluginFile& file, const TextNamer& n
           ++part.identical;
         } else {
           const ErrorContext where = file.context(e);
-          part.failures.push_back({e.offset, where.record.value_or(RecordRef{header.type, header.form_id, {}}), why});
+          part.failures.push_back({where.record.value_or(RecordRef{header.type, header.form_id, {}}), e.offset, why});
         }
       }
     }
@@ -72,7 +72,7 @@ TextCheckResult check_text_round_trip(const PluginFile& file, const TextNamer& n
     for (unsigned t = 1; t < std::min<std::size_t>(thread_count(threads), chunks); ++t) pool.emplace_back(work);
     work();
   }
-  std::ranges::sort(result.failures, {}, &TextCheckFailure::offset);
+  std::ranges::sort(result.failures, {}, &fields::FieldFailure::offset);
   return result;
 }
 

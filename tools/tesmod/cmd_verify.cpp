@@ -11,6 +11,8 @@
 #include "tesmod/fields/condition_check.hpp"
 #include "tesmod/fields/package_check.hpp"
 #include "tesmod/fields/vmad_plugin.hpp"
+#include "tesmod/text/plugin_text_namer.hpp"
+#include "tesmod/text/text_check.hpp"
 #include "tesmod/plugin/form_names.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/plugin/round_trip.hpp"
@@ -36,13 +38,18 @@ struct Outcome {
 };
 
 // Runs the deep field checks that apply to the plugin's game.
-void check_fields(const PluginFile& file, unsigned threads, Outcome& out) {
+void check_fields(const PluginFile& file, unsigned threads, const TextCodec& codec, Outcome& out) {
   if (file.game() != Game::Oblivion) out.checks.emplace_back("vmad", fields::check_vmad(file));
   out.checks.emplace_back("pack", fields::check_packages(file));
   const PluginFormNamer namer = PluginFormNamer::build(file, {.load_masters = true, .threads = threads});
   fields::ConditionChecks conditions = fields::check_conditions(file, namer);
   out.checks.emplace_back("ctda", std::move(conditions.ctda));
   out.checks.emplace_back("ctda_text", std::move(conditions.ctda_text));
+  // Every record as its editable text (tesmod export) and back.
+  text::PluginNamerOptions naming;
+  naming.threads = threads;
+  const text::PluginNamer names = text::plugin_text_namer(file, naming);
+  out.checks.emplace_back("text_round_trip", text::check_text_round_trip(file, names.namer, codec, threads));
 }
 
 // A save: the whole file written back, and its NPC_/CREA change records decoded and re-encoded.
@@ -97,6 +104,7 @@ nlohmann::ordered_json field_failure_json(const std::string& check, const fields
 struct DeepOptions {
   bool deep = false;
   bool hints = true;
+  std::string encoding = "WINDOWS-1252";
 };
 
 Outcome verify_one(const std::string& path, unsigned threads, const DeepOptions& deep) {
@@ -111,7 +119,7 @@ Outcome verify_one(const std::string& path, unsigned threads, const DeepOptions&
     const RoundTrip r = write_back_and_compare(file);
     out.written = r.written;
     if (deep.deep && file.game() == Game::Oblivion) out.scripts = script::check_scripts(file, {.hints = deep.hints, .detect_obse_profile = deep.hints});
-    if (deep.deep) check_fields(file, threads, out);
+    if (deep.deep) check_fields(file, threads, TextCodec(deep.encoding), out);
     if (r.identical) return out;
     out.status = Outcome::Different;
     out.offset = r.first_difference;
@@ -179,8 +187,8 @@ Command add_verify(CLI::App& app, Common& common) {
   sub->add_flag("--json", args->json, "Print JSON");
   auto* deep_flag = sub->add_flag("--deep", args->deep,
                 "Also decode and re-encode the typed fields (VMAD, PACK, conditions, and conditions through their\n"
-                "text) and, for Oblivion, compile every script from its source and from its decompiled text, and\n"
-                "compare each with the bytes stored");
+                "text), write every record as its editable text (tesmod export) and read it back, and, for Oblivion,\n"
+                "compile every script from its source and from its decompiled text; compare each with the bytes stored");
   sub->add_flag("--no-hints", args->no_hints,
          "With --deep: do not let the compiler take facts of missing masters from the stored script, nor\n"
          "detect scripts compiled by an early OBSE")
@@ -191,7 +199,7 @@ Command add_verify(CLI::App& app, Common& common) {
             nlohmann::ordered_json files = nlohmann::ordered_json::array();
             script::ScriptCheckReport total;
             std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> check_totals;
-            const DeepOptions deep{args->deep, !args->no_hints};
+            const DeepOptions deep{args->deep, !args->no_hints, common.encoding};
             for (const std::string& path : args->files) {
               const Outcome o = verify_one(path, common.threads, deep);
               all_ok = all_ok && o.status == Outcome::Identical && checks_identical(o);

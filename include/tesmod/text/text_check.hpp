@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tesmod/error.hpp"
+#include "tesmod/fields/field_check.hpp"
 #include "tesmod/io/text_encoding.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/text/record_text.hpp"
@@ -14,17 +15,6 @@
 
 namespace tesmod::text {
 
-struct TextCheckFailure {
-  std::uint64_t offset = 0;  // of the record in the file
-  RecordRef record;
-  std::string message;
-};
-
-struct TextCheckResult {
-  std::uint64_t total = 0;      // records, the TES4 header record included
-  std::uint64_t identical = 0;  // whose typed text reads back to their bytes
-  std::vector<TextCheckFailure> failures;
-};
 
 // The form version most records of a Skyrim plugin have (records with it do not repeat it).
 std::uint16_t common_form_version(const PluginFile& file);
@@ -32,7 +22,9 @@ std::uint16_t common_form_version(const PluginFile& file);
 // The options a plugin's records are written with: game, code page, localization, namer.
 RecordTextOptions record_text_options(const PluginFile& file, const TextNamer& namer, const TextCodec& codec);
 
-TextCheckResult check_text_round_trip(const PluginFile& file, const TextNamer& namer, const TextCodec& codec,
-                                      unsigned threads = 0);
+// total: records, the TES4 header record included; identical: those whose typed text reads back
+// to their bytes; failures: the others, at the record's offset, with where the bytes differ.
+fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer& namer, const TextCodec& codec,
+                                         unsigned threads = 0);
 
 }  // namespace tesmod::text

@@ -1,0 +1,301 @@
+// Records and groups as text: hand-written text to bytes, bytes to text and back, and the
+// errors a user sees for bad text.
+#include "tesmod/text/record_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include "byte_builder.hpp"
+#include "tesmod/io/little_endian.hpp"
+#include "tesmod/plugin/compressed_body.hpp"
+#include "tesmod/plugin/field.hpp"
+#include "tesmod/text/text_namer.hpp"
+
+namespace tesmod::text {
+namespace {
+
+struct Fixture {
+  TextNamer namer{{"Skyrim.esm", "My Mod.esp"}};
+  TextCodec codec;
+  RecordTextOptions options;
+  Inflater inflater;
+
+  explicit Fixture(Game game = Game::SkyrimSE) {
+    namer.add(0x00012EB7, "IronSword", TextNamer::Source::Master);
+    namer.add(0x01000800, "MyCoin", TextNamer::Source::Plugin);
+    namer.finish();
+    options.game = game;
+    options.namer = &namer;
+    options.codec = &codec;
+    options.default_form_version = 44;
+  }
+
+  std::vector<std::uint8_t> read(std::string_view text) {
+    std::vector<std::uint8_t> out;
+    read_entries_text(text, options, out);
+    return out;
+  }
+  std::string write(const RecordHeader& h, std::span<const std::uint8_t> body) {
+    std::string out;
+    append_record_text(out, h, body, options, inflater);
+    return out;
+  }
+  SyntaxError error(std::string_view text) {
+    try {
+      read(text);
+    } catch (const SyntaxError& e) {
+      return e;
+    }
+    ADD_FAILURE() << "no error for:\n" << text;
+    return SyntaxError(0, 0, "");
+  }
+};
+
+std::vector<std::uint8_t> body_of(const std::vector<Field>& fields) {
+  std::vector<std::uint8_t> out;
+  encode_fields(fields, out);
+  return out;
+}
+
+std::vector<std::uint8_t> record_bytes(RecordHeader h, std::span<const std::uint8_t> body, Game game) {
+  std::vector<std::uint8_t> out(header_size(game));
+  h.data_size = std::uint32_t(body.size());
+  h.write(out.data(), game);
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+TEST(RecordText, HandWrittenRecordBecomesItsBytes) {
+  Fixture f;
+  const auto bytes = f.read(R"(
+record MISC 01000800 flags=Persistent vc=0x00001234
+  EDID "MyCoin"
+  # a comment, and blank lines, are ignored
+
+  DATA value=25 weight=0.5
+  KWDA [IronSword, Skyrim.esm:00013794, NONE]
+  ZZZZ hex 0A0b 0C
+  MARK
+)");
+  RecordHeader h;
+  h.type = Signature("MISC");
+  h.form_id = 0x01000800;
+  h.flags = 0x400;
+  h.version_control = 0x1234;
+  h.form_version = 44;
+  const std::uint8_t data[] = {25, 0, 0, 0, 0, 0, 0, 0x3F};
+  const std::uint8_t kwda[] = {0xB7, 0x2E, 1, 0, 0x94, 0x37, 1, 0, 0, 0, 0, 0};
+  const std::uint8_t hex[] = {0x0A, 0x0B, 0x0C};
+  const auto body = body_of({Field::zstring("EDID", "MyCoin"), Field::bytes("DATA", data), Field::bytes("KWDA", kwda),
+                             Field::bytes("ZZZZ", hex), Field::bytes("MARK", {})});
+  EXPECT_EQ(bytes, record_bytes(h, body, Game::SkyrimSE));
+}
+
+TEST(RecordText, WrittenTextReadsBackExactly) {
+  Fixture f;
+  RecordHeader h;
+  h.type = Signature("MISC");
+  h.form_id = 0x01000800;
+  h.flags = 0x420;
+  h.form_version = 43;
+  h.version_control_2 = 7;
+  const std::uint8_t data[] = {25, 0, 0, 0, 0, 0, 0xC0, 0x7F};  // weight NaN
+  std::vector<std::uint8_t> big(70000, 0xAB);
+  Field small_prefixed = Field::bytes("NVNM", std::vector<std::uint8_t>{1, 2});
+  small_prefixed.oversize = true;
+  Field big_with_size = Field::bytes("NVNM", big);
+  big_with_size.oversize = true;
+  big_with_size.stored_size = 12;
+  const auto body = body_of({Field::zstring("EDID", "MyCoin"), Field::bytes("DATA", data), Field::bytes("NVNM", big),
+                             small_prefixed, big_with_size, Field::bytes("\x01\x02zz", {})});
+  const std::string text = f.write(h, body);
+  EXPECT_NE(text.find("record MISC 01000800 flags=Deleted|Persistent form-version=43 vc2=7\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  DATA value=25 weight=0x7FC00000\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  XXXX\n  NVNM hex 0102\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  XXXX stored-size=12\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  0x7A7A0201\n"), std::string::npos) << text;
+  EXPECT_EQ(f.read(text), record_bytes(h, body, Game::SkyrimSE));
+  EXPECT_TRUE(record_text_reads_back(text, h, body, f.options));
+}
+
+TEST(RecordText, CompressedRecordKeepsItsStreamWhileUnchanged) {
+  Fixture f;
+  RecordHeader h;
+  h.type = Signature("MISC");
+  h.form_id = 0x01000800;
+  h.flags = 0x40000;
+  h.form_version = 44;
+  const auto raw = body_of({Field::zstring("EDID", "MyCoin"), Field::zstring("MODL", "clutter\\coin.nif")});
+  // A stream no compressor of ours writes (stored blocks), so reuse is visible.
+  std::vector<std::uint8_t> stored(4);
+  le::store(stored.data(), std::uint32_t(raw.size()));
+  const std::uint8_t zlib_head[] = {0x78, 0x01, 0x01};
+  stored.insert(stored.end(), zlib_head, zlib_head + 3);
+  stored.push_back(std::uint8_t(raw.size()));
+  stored.push_back(0);
+  stored.push_back(std::uint8_t(~raw.size()));
+  stored.push_back(0xFF);
+  stored.insert(stored.end(), raw.begin(), raw.end());
+  std::uint32_t a = 1, b = 0;
+  for (std::uint8_t c : raw) {
+    a = (a + c) % 65521;
+    b = (b + a) % 65521;
+  }
+  const std::uint32_t adler = b << 16 | a;
+  for (int k = 3; k >= 0; --k) stored.push_back(std::uint8_t(adler >> (8 * k)));
+  ASSERT_EQ(inflate_record_body(stored, f.inflater, ErrorContext{}).size(), raw.size());
+
+  const std::string text = f.write(h, stored);
+  EXPECT_NE(text.find("zlib-stored "), std::string::npos);
+  EXPECT_EQ(f.read(text), record_bytes(h, stored, Game::SkyrimSE));
+  // Edited: compressed anew, and what it holds is the edit.
+  std::string edited = text;
+  edited.replace(edited.find("coin.nif"), 8, "gold.nif");
+  const auto out = f.read(edited);
+  const std::span<const std::uint8_t> body(out.data() + 24, out.size() - 24);
+  EXPECT_NE(std::vector<std::uint8_t>(body.begin(), body.end()), stored);
+  const auto inflated = inflate_record_body(body, f.inflater, ErrorContext{});
+  const std::string text_of(inflated.begin(), inflated.end());
+  EXPECT_NE(text_of.find("gold.nif"), std::string::npos);
+}
+
+TEST(RecordText, UnreadableRecordIsKeptAsStored) {
+  Fixture f;
+  RecordHeader h;
+  h.type = Signature("MISC");
+  h.form_id = 0x01000801;
+  h.form_version = 44;
+  const std::vector<std::uint8_t> broken{'E', 'D', 'I', 'D', 9, 0, 'x'};  // a field running past the end
+  const std::string text = f.write(h, broken);
+  EXPECT_NE(text.find("  stored-body 4544494409007"), std::string::npos) << text;
+  EXPECT_EQ(f.read(text), record_bytes(h, broken, Game::SkyrimSE));
+}
+
+TEST(RecordText, GroupsNestAndGetTheirSizes) {
+  Fixture f(Game::Oblivion);
+  const auto bytes = f.read(R"(group cell_children MyCoin stamp=0x00000C0E {
+  group cell_temporary_children MyCoin {
+    record REFR 01000900
+      NAME IronSword
+  }
+}
+group exterior_cell_block x=-2 y=5 {
+}
+)");
+  // 20-byte headers: the outer group holds the inner group, which holds one record of 10 bytes of fields.
+  ASSERT_EQ(bytes.size(), 20u + 20u + 20u + 10u + 20u);
+  EXPECT_EQ(le::u32(bytes.data() + 4), 70u);
+  EXPECT_EQ(le::u32(bytes.data() + 8), 0x01000800u);
+  EXPECT_EQ(le::u32(bytes.data() + 12), 6u);
+  EXPECT_EQ(le::u32(bytes.data() + 16), 0xC0Eu);
+  EXPECT_EQ(le::u32(bytes.data() + 24), 50u);
+  EXPECT_EQ(le::u32(bytes.data() + 32), 9u);
+  EXPECT_EQ(le::u32(bytes.data() + 66), 0x00012EB7u);  // NAME: after two group headers, a record header, a field header
+  EXPECT_EQ(le::u32(bytes.data() + 70 + 8), 0xFFFE0005u);  // x=-2 (high half) y=5 (low half)
+  EXPECT_EQ(le::u32(bytes.data() + 70 + 12), 4u);
+}
+
+TEST(RecordText, ConditionLinesBecomeCtdaFields) {
+  Fixture f;
+  const auto bytes = f.read(R"(record INFO 01000900
+  CTDA GetIsID(IronSword) == 1.0 OR
+)");
+  ASSERT_EQ(bytes.size(), 24u + 6u + 32u);
+  const std::uint8_t* ctda = bytes.data() + 30;
+  EXPECT_EQ(ctda[0], 0x01);                       // == and OR
+  EXPECT_EQ(le::f32(ctda + 4), 1.0f);
+  EXPECT_EQ(le::u32(ctda + 12), 0x00012EB7u);     // param 1
+}
+
+TEST(RecordText, BadTextNamesLineColumnAndWhatWasExpected) {
+  Fixture f;
+  auto e = f.error("record MISC 01000800\n  DATA value=25 wieght=0.5\n");
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_EQ(e.column(), 17u);
+  EXPECT_NE(e.message().find("expected 'weight='"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("MISC 01000800"), std::string::npos) << e.message();
+
+  e = f.error("record MISC 01000800\n  KWDA [IronSword, SteelSword]\n");
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_EQ(e.column(), 20u);
+  EXPECT_NE(e.message().find("unknown form 'SteelSword'"), std::string::npos);
+
+  e = f.error("record MISC 01000800\n  QQQQ 12\n");
+  EXPECT_NE(e.message().find("QQQQ hex"), std::string::npos) << e.message();
+
+  e = f.error("record INFO 01000900\n  CTDA GetIsID(IronSword) =! 1.0\n");
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_GT(e.column(), 26u);
+
+  e = f.error("group top MISC {\nrecord MISC 01000800\n");
+  EXPECT_EQ(e.line(), 1u);
+  EXPECT_NE(e.message().find("not closed"), std::string::npos);
+
+  e = f.error("}\n");
+  EXPECT_NE(e.message().find("closes no group"), std::string::npos);
+
+  e = f.error("group town MISC {\n}\n");
+  EXPECT_EQ(e.column(), 7u);
+
+  e = f.error("record MISC 1000800Z\n");
+  EXPECT_EQ(e.column(), 13u);
+
+  e = f.error("record MISC 01000800 flags=Persistant\n");
+  EXPECT_NE(e.message().find("flag names"), std::string::npos);
+
+  e = f.error("record MISC 01000800\n  VMAD {\n    script Foo\n");
+  EXPECT_NE(e.message().find("not closed"), std::string::npos);
+
+  e = f.error("record MISC 01000800\n  VMAD {\n    version 5 object-format 2\n    scirpt Foo\n  }\n");
+  EXPECT_EQ(e.line(), 4u);
+
+  e = f.error("record MISC 01000800\n  XXXX\n");
+  EXPECT_NE(e.message().find("no field after it"), std::string::npos);
+
+  e = f.error("hello\n");
+  EXPECT_NE(e.message().find("expected 'record', 'group' or '}'"), std::string::npos);
+}
+
+TEST(RecordText, ScriptSourcesComeFromTheirFiles) {
+  Fixture f(Game::Oblivion);
+  struct Files : ScriptFiles {
+    std::string text = "scn Foo\r\n\r\nBegin GameMode\r\nEnd";
+    std::string store(const RecordHeader&, std::string_view, std::size_t, std::string_view) override { return "Foo.obl"; }
+    std::optional<std::string> load(std::string_view name) override {
+      if (name == "Foo.obl") return text;
+      return std::nullopt;
+    }
+  } files;
+  f.options.scripts = &files;
+  RecordHeader h;
+  h.type = Signature("SCPT");
+  h.form_id = 0x01000805;
+  const std::string source = files.text;
+  const auto body = body_of({Field::zstring("EDID", "Foo"),
+                             Field::bytes("SCTX", std::span(reinterpret_cast<const std::uint8_t*>(source.data()), source.size()))});
+  const std::string text = f.write(h, body);
+  EXPECT_NE(text.find("SCTX file \"Foo.obl\" crc32="), std::string::npos) << text;
+  EXPECT_NE(text.find(" crlf"), std::string::npos);
+  std::vector<std::uint8_t> out;
+  EntriesRead read = read_entries_text(text, f.options, out);
+  EXPECT_TRUE(read.changed_scripts.empty());
+  EXPECT_EQ(out, record_bytes(h, body, Game::Oblivion));
+  // Line ends turned into LF are no edit.
+  files.text = "scn Foo\n\nBegin GameMode\nEnd";
+  out.clear();
+  read = read_entries_text(text, f.options, out);
+  EXPECT_TRUE(read.changed_scripts.empty());
+  EXPECT_EQ(out, record_bytes(h, body, Game::Oblivion));
+  // An edit is reported, with CR LF line ends as the editor stores them.
+  files.text = "scn Foo\n\nBegin MenuMode\nEnd";
+  out.clear();
+  read = read_entries_text(text, f.options, out);
+  ASSERT_EQ(read.changed_scripts.size(), 1u);
+  EXPECT_EQ(read.changed_scripts[0].source, "scn Foo\r\n\r\nBegin MenuMode\r\nEnd");
+  EXPECT_EQ(read.changed_scripts[0].form_id, 0x01000805u);
+  files.text.clear();
+  f.options.scripts = nullptr;
+  EXPECT_THROW(f.read(text), SyntaxError);
+}
+
+}  // namespace
+}  // namespace tesmod::text

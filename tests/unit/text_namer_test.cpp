@@ -1,0 +1,70 @@
+#include "tesmod/text/text_namer.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tesmod::text {
+namespace {
+
+using Source = TextNamer::Source;
+
+TEST(TextNamer, NamesReadBackToTheirForms) {
+  TextNamer n({"Skyrim.esm", "Dawn of Time.esp"});
+  n.add(0x00012EB7, "IronSword", Source::Master);
+  n.add(0x01000800, "MyCoin", Source::Plugin);
+  n.add(0x01000801, "Bad Name", Source::Plugin);  // not a plain word: never a name
+  n.add(0x01000802, "1e5", Source::Plugin);       // reads as a number
+  n.add(0x01000803, "none", Source::Plugin);      // a keyword
+  n.finish();
+  EXPECT_EQ(n.name(0), "NONE");
+  EXPECT_EQ(n.name(0x00012EB7), "IronSword");
+  EXPECT_EQ(n.name(0x01000800), "MyCoin");
+  EXPECT_EQ(n.name(0x01000801), "\"Dawn of Time.esp\":00000801");
+  EXPECT_EQ(n.name(0x01000802), "\"Dawn of Time.esp\":00000802");
+  EXPECT_EQ(n.name(0x00000014), "Skyrim.esm:00000014");
+  EXPECT_EQ(n.name(0x05000001), "0x05000001");
+  for (std::uint32_t id : {0u, 0x00012EB7u, 0x01000800u, 0x01000801u, 0x01000802u, 0x00000014u, 0x05000001u})
+    EXPECT_EQ(n.resolve(n.name(id)), id) << n.name(id);
+  EXPECT_EQ(n.resolve("ironsword"), 0x00012EB7u);  // without regard to case
+  EXPECT_EQ(n.resolve("dawn of time.esp:801"), 0x01000801u);  // the quotes only keep the text one word
+  EXPECT_EQ(n.resolve("\"dawn of time.esp\":801"), 0x01000801u);
+  EXPECT_EQ(n.resolve("SteelSword"), std::nullopt);
+  EXPECT_EQ(n.resolve("Other.esm:000001"), std::nullopt);
+  EXPECT_EQ(n.resolve("Skyrim.esm:1000000"), std::nullopt);  // more than 24 bits
+  // Master names that were used are remembered for the names file; the plugin's own are not.
+  EXPECT_EQ(n.used_master_names(), (std::map<std::string, std::uint32_t>{{"IronSword", 0x00012EB7}}));
+}
+
+TEST(TextNamer, ThePluginsOwnNamesComeFirstAndSharedNamesAreNotUsed) {
+  TextNamer n({"Skyrim.esm", "Mod.esp"});
+  n.add(0x00000100, "Shared", Source::Master);
+  n.add(0x00000200, "Shared", Source::Master);     // two master forms: ambiguous among masters
+  n.add(0x01000800, "Taken", Source::Plugin);
+  n.add(0x00000300, "Taken", Source::Master);      // the plugin's record wins the name
+  n.add(0x00000400, "Listed", Source::NamesFile);
+  n.add(0x00000500, "Listed", Source::Master);     // the names file comes before the masters
+  n.add(0x00000600, "Twice", Source::Plugin);
+  n.add(0x01000801, "Twice", Source::Plugin);      // two of the plugin's records: ambiguous
+  n.add(0x00000700, "Old", Source::Master);
+  n.add(0x00000700, "New", Source::Plugin);        // an override renames the form
+  n.finish();
+  EXPECT_EQ(n.resolve("Shared"), std::nullopt);
+  EXPECT_EQ(n.name(0x00000100), "Skyrim.esm:00000100");
+  EXPECT_EQ(n.resolve("Taken"), 0x01000800u);
+  EXPECT_EQ(n.name(0x00000300), "Skyrim.esm:00000300");
+  EXPECT_EQ(n.resolve("Listed"), 0x00000400u);
+  EXPECT_EQ(n.name(0x00000500), "Skyrim.esm:00000500");
+  EXPECT_EQ(n.resolve("Twice"), std::nullopt);
+  EXPECT_EQ(n.name(0x00000700), "New");
+  EXPECT_EQ(n.resolve("Old"), std::nullopt);
+}
+
+TEST(TextNamer, AFileListedTwiceIsNotNamedByName) {
+  TextNamer n({"Skyrim.esm", "skyrim.esm", "Mod.esp"});
+  n.finish();
+  EXPECT_EQ(n.name(0x00000014), "Skyrim.esm:00000014");
+  EXPECT_EQ(n.name(0x01000014), "0x01000014");
+  EXPECT_EQ(n.resolve(n.name(0x01000014)), 0x01000014u);
+}
+
+}  // namespace
+}  // namespace tesmod::text
