@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
-#   bench/run.sh            (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
+#   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
+#   SECTION: all (default), plugin, text, scripts or saves
 # Makes the ~255 MB fixture with ../shared/bench/make_big_plugin.py (cached in bench/.cache),
 # builds ../shared/bench/floor.cpp, and times each pair with hyperfine (medians). Prints a
 # Markdown report (also written to bench/.cache/report.md) for BENCHMARKS.md.
@@ -9,6 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${TESMOD_SHARED:-$root/../shared}
 cache=$root/bench/.cache
 runs=${RUNS:-15}
+section=${1:-all}
 mkdir -p "$cache"
 "$root/scripts/setup.sh" --bench
 "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release
@@ -23,7 +25,11 @@ g++ -O2 -std=c++17 -DHAVE_LIBDEFLATE "$shared/bench/floor.cpp" -o "$cache/floor"
 floor=$cache/floor
 copy=$cache/copy.esm
 
+want() { [[ $section == all || $section == "$1" ]]; }
+: >"$cache/report.md"
 cd "$cache"
+
+if want plugin; then
 hyperfine -N -w 3 -r "$runs" --export-json "$cache/times.json" \
   -n floor-walk "$floor walk $big" \
   -n info "$tesmod info $big" \
@@ -50,7 +56,7 @@ peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev
 } >"$cache/peak.txt"
 rm -f "$copy"
 
-python3 - "$cache/times.json" "$cache/peak.txt" "$big" <<'PY' | tee "$cache/report.md"
+python3 - "$cache/times.json" "$cache/peak.txt" "$big" <<'PY' | tee -a "$cache/report.md"
 import json, os, platform, subprocess, sys
 times = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 peak = dict(line.split() for line in open(sys.argv[2]))
@@ -77,11 +83,15 @@ for k, shown in (("floor-walk", "floor walk big.esm"), ("floor-inflate", "floor 
                  ("cp-cmp", "cp big.esm copy.esm && cmp big.esm copy.esm")):
     print(f"| {k} | `{shown}` | {med(k):.1f} | {int(peak[k]) / 1024:.0f} |")
 PY
+fi
 
 # Oblivion scripts: compile and decompile every script of the corpus, against writing each
 # script's subrecords back out (the floor), Google Benchmark, medians of 10 repetitions.
 corpus=${TESMOD_CORPUS:-$root/../shared/corpus}
+if want scripts || want saves; then
 "$root/scripts/build.sh" "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DTESMOD_BENCH=ON -DTESMOD_TESTS=OFF
+fi
+if want scripts; then
 TESMOD_CORPUS=$corpus "$root/build-bench/bench/script_bench" --benchmark_repetitions=10 \
   --benchmark_report_aggregates_only=true --benchmark_format=json >"$cache/scripts.json"
 python3 - "$cache/scripts.json" <<'PY' | tee -a "$cache/report.md"
@@ -97,8 +107,11 @@ for k, label in (("EncodeFields", "floor: write each script's subrecords"), ("De
     print(f"| {label} | {ms:.2f} | {ms * 1000 / n:.1f} | {ms / floor:.1f} |")
 PY
 
+fi
+
 # Oblivion saves: parse the largest corpus save and decode its NPC_/CREA change records, against
 # one read pass over its bytes (the floor), all from memory; Google Benchmark, medians of 10.
+if want saves; then
 TESMOD_CORPUS=$corpus "$root/build-bench/bench/save_bench" --benchmark_repetitions=10 \
   --benchmark_report_aggregates_only=true --benchmark_format=json >"$cache/saves.json"
 python3 - "$cache/saves.json" <<'PY' | tee -a "$cache/report.md"
@@ -115,3 +128,60 @@ for k, what in (("ReadFloor", "floor: read every byte once"), ("Parse", "parse e
     ms = runs[k]["real_time"]
     print(f"| {what} | {ms:.3f} | {runs[k]['bytes_per_second'] / 1e6:.0f} | {ms / floor:.1f} |")
 PY
+fi
+
+# Plugins as text: export the fixture to a folder and import that folder, against the floor's
+# inflate pass, on two threads (hyperfine medians; the folder is removed before each export run,
+# untimed); the corpus's largest mods the same way; peak RSS the largest of three runs.
+if want text; then
+text_dir=$cache/text
+text_out=$cache/text.esm
+mod_obl="$corpus/oblivion/Laulajatar__my-oblivion-mods/lNameless Overhaul.esp"
+mod_sky="$corpus/skyrim/AndersonPaschoalon__Skyrim-DSilHand/DawnOfTheSilverHand.esp"
+rm -rf "$text_dir" "$cache/mod-obl" "$cache/mod-sky"
+"$tesmod" export "$big" "$text_dir" --threads 2 >/dev/null
+"$tesmod" export "$mod_obl" "$cache/mod-obl" >/dev/null
+"$tesmod" export "$mod_sky" "$cache/mod-sky" >/dev/null
+# hyperfine takes one --prepare per command, in order.
+hyperfine -N -w 2 -r "$runs" --export-json "$cache/text-times.json" \
+  --prepare true -n floor-inflate "$floor inflate-libdeflate $big" \
+  --prepare "rm -rf $cache/text2" -n export "$tesmod export $big $cache/text2 --threads 2" \
+  --prepare true -n import "$tesmod import $text_dir -o $text_out --threads 2" \
+  --prepare "rm -rf $cache/mod2" -n mod-obl-export "$tesmod export '$mod_obl' $cache/mod2" \
+  --prepare true -n mod-obl-import "$tesmod import $cache/mod-obl -o $cache/mod-obl.esp" \
+  --prepare "rm -rf $cache/mod2" -n mod-sky-export "$tesmod export '$mod_sky' $cache/mod2" \
+  --prepare true -n mod-sky-import "$tesmod import $cache/mod-sky -o $cache/mod-sky.esp" >/dev/null
+cmp "$big" "$text_out" && cmp "$mod_obl" "$cache/mod-obl.esp" && cmp "$mod_sky" "$cache/mod-sky.esp"
+peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
+export_peak=0
+for _ in 1 2 3; do
+  rm -rf "$cache/text2"
+  v=$(/usr/bin/time -f %M "$tesmod" export "$big" "$cache/text2" --threads 2 2>&1 >/dev/null | tail -1)
+  ((v > export_peak)) && export_peak=$v
+done
+import_peak=$(peak "$tesmod" import "$text_dir" -o "$text_out" --threads 2)
+files=$(find "$text_dir" -type f | wc -l)
+folders=$(find "$text_dir" -type d | wc -l)
+text_bytes=$(du -sb "$text_dir" | cut -f1)
+rm -rf "$cache/text2" "$cache/mod2"
+python3 - "$cache/text-times.json" "$big" "$export_peak" "$import_peak" "$files" "$folders" "$text_bytes" \
+  "$mod_obl" "$mod_sky" <<'PY' | tee -a "$cache/report.md"
+import json, os, sys
+times = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+big, export_peak, import_peak, files, folders, text_bytes = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+med = lambda k: times[k]["median"] * 1000
+size = os.path.getsize(big)
+floor = med("floor-inflate")
+print(f"\nPlugins as text: {size:,} bytes fixture, 2 threads, {len(times['export']['times'])} runs each, medians.\n")
+print("| what | median ms | vs floor inflate-libdeflate | target | peak RSS MB | RSS target MB |")
+print("|---|---:|---:|---:|---:|---:|")
+print(f"| floor: `floor inflate-libdeflate` | {floor:.1f} | 1.0 | | | |")
+for k, label, peak in (("export", "`tesmod export big.esm DIR --threads 2`", export_peak), ("import", "`tesmod import DIR -o out.esm --threads 2`", import_peak)):
+    print(f"| {label} | {med(k):.0f} | {med(k) / floor:.1f} | ≤ 20 | {peak / 1024:.0f} | ≤ {(size / 2**20) + 300:.0f} |")
+print(f"\nThe folder: {files:,} files in {folders:,} folders, {text_bytes / 1e6:.0f} MB; import wrote the fixture back byte-identical.\n")
+print("| mod | bytes | export ms | import ms | target |")
+print("|---|---:|---:|---:|---:|")
+for k, path in (("mod-obl", sys.argv[8]), ("mod-sky", sys.argv[9])):
+    print(f"| {os.path.basename(path)} | {os.path.getsize(path):,} | {med(k + '-export'):.1f} | {med(k + '-import'):.1f} | < 100 |")
+PY
+fi

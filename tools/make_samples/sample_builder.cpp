@@ -1,11 +1,17 @@
 #include "sample_builder.hpp"
 
+#include <fmt/format.h>
+
 #include <bit>
 
+#include "tesmod/fields/condition.hpp"
+#include "tesmod/fields/vmad.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/save/actor_change.hpp"
 #include "tesmod/save/change_type.hpp"
+#include "tesmod/script/compiler.hpp"
+#include "tesmod/text/condition_text.hpp"
 
 namespace tesmod::samples {
 namespace {
@@ -66,6 +72,67 @@ void add_topic(Plugin& p, std::uint32_t dial_id, std::uint32_t info_id, bool obl
   top.children.back().group().children.emplace_back(std::move(info));
 }
 
+// The sample quest's script: it names only its own variables and the game's functions.
+constexpr const char* kQuestScript =
+    "scn TesmodSampleQuestScript\r\n"
+    "\r\n"
+    "short counter\r\n"
+    "float timer\r\n"
+    "\r\n"
+    "Begin GameMode\r\n"
+    "\tset timer to timer + GetSecondsPassed\r\n"
+    "\tif timer > 5\r\n"
+    "\t\tset counter to counter + 1\r\n"
+    "\t\tset timer to 0\r\n"
+    "\t\tMessage \"Tesmod sample: %.0f ticks\", counter\r\n"
+    "\tendif\r\n"
+    "End\r\n";
+
+// Names nothing: the sample script needs none.
+class NoNames final : public script::NameSource {
+ public:
+  std::optional<script::FormInfo> find(std::string_view) const override { return std::nullopt; }
+  std::optional<script::FormInfo> form(std::uint32_t) const override { return std::nullopt; }
+  std::optional<std::string> editor_id(std::uint32_t) const override { return std::nullopt; }
+  const script::ScriptData* script(std::uint32_t) const override { return nullptr; }
+};
+
+// A quest with a script compiled by tesmod's own compiler (Oblivion).
+void add_quest_with_script(Plugin& p, std::uint32_t quest_id, std::uint32_t script_id) {
+  const NoNames names;
+  script::CompileOptions o;
+  o.names = &names;
+  o.type = script::ScriptType::Quest;
+  std::vector<Field> fields = script::encode_script(script::compile(kQuestScript, o).script);
+  fields.insert(fields.begin(), Field::zstring("EDID", "TesmodSampleQuestScript"));
+  p.add(Record("SCPT", script_id, std::move(fields)));
+  p.add(Record("QUST", quest_id,
+               {Field::zstring("EDID", "TesmodSampleQuest"), Field::u32("SCRI", script_id),
+                Field::zstring("FULL", "Sample Quest"), Field::bytes("DATA", std::vector<std::uint8_t>{1, 0})}));
+}
+
+// Conditions on the sample topic's response, written as condition text and read with the
+// library's own parser (FormIDs in hex: no namer is needed).
+void add_conditions(Plugin& p, std::uint32_t info_id, std::span<const std::string> lines) {
+  const text::HexFormNamer hex;
+  std::vector<Field>& fields = p.find(info_id)->edit_fields();
+  for (const std::string& line : lines)
+    for (Field& f : fields::encode_condition(text::parse_condition(line, p.game(), hex))) fields.push_back(std::move(f));
+}
+
+// A Papyrus script with properties on the sample coin (Skyrim).
+void add_vmad(Plugin& p, std::uint32_t coin, std::uint32_t note) {
+  fields::Vmad v;
+  fields::Script s;
+  s.name = "TesmodSampleCoinScript";
+  s.properties.push_back({"Value", fields::Property::kEdited, std::int32_t(25)});
+  s.properties.push_back({"Note", fields::Property::kEdited, fields::VmadObject::form(note)});
+  s.properties.push_back({"Greeting", fields::Property::kEdited, std::string("Well met")});
+  v.scripts.push_back(std::move(s));
+  std::vector<Field>& fields = p.find(coin)->edit_fields();
+  fields.insert(fields.begin() + 1, Field::bytes("VMAD", fields::encode_vmad(v)));
+}
+
 Plugin build(Game game, const std::string& name) {
   const bool oblivion = game == Game::Oblivion;
   Plugin p = Plugin::create(game, name);
@@ -97,6 +164,18 @@ Plugin build(Game game, const std::string& name) {
   const std::uint32_t topic = p.allocate_form_id();
   const std::uint32_t response = p.allocate_form_id();
   add_topic(p, topic, response, oblivion);
+  // Added last, so the FormIDs above (which the sample save names) stay as they were.
+  if (oblivion) {
+    const std::uint32_t quest = p.allocate_form_id();
+    const std::uint32_t script = p.allocate_form_id();
+    add_quest_with_script(p, quest, script);
+    const std::string lines[] = {fmt::format("GetStage({:08X}) >= 10.0 OR", quest), "GetIsPlayableRace() == 1.0"};
+    add_conditions(p, response, lines);
+  } else {
+    const std::string lines[] = {"GetLevel() >= 5.0 OR", fmt::format("Target.GetItemCount({:08X}) > 0.0", coin)};
+    add_conditions(p, response, lines);
+    add_vmad(p, coin, note);
+  }
   return p;
 }
 
