@@ -1,17 +1,59 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and read, check and rewrite a plugin.
-#   scripts/demo.sh [PLUGIN]     (default: the sample plugin the repository carries)
+# The main job, on the samples the repository makes itself (samples/, written by
+# tools/make_samples): an Oblivion script decompiled, edited and recompiled; conditions shown; a
+# plugin exported as text, edited and imported; a save's player shown and edited.
+#   scripts/demo.sh            (or scripts/demo.sh PLUGIN to run the plugin part on another plugin)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 plugin=${1:-$root/samples/TesmodSample.esp}
+oblivion=$root/samples/TesmodSampleOblivion.esp
+save=$root/samples/TesmodSample.ess
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release -DTESMOD_TESTS=OFF
+"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release -DTESMOD_TESTS=OFF >/dev/null
 tesmod=$root/build/tools/tesmod/tesmod
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-set -x
-"$tesmod" info "$plugin" --subrecords
-"$tesmod" dump "$plugin" --type MISC --type REFR
-"$tesmod" verify "$plugin"
-"$tesmod" rewrite "$plugin" -o "$out/rewritten.esp"
-cmp "$plugin" "$out/rewritten.esp"
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+run() { printf '$ tesmod'; printf ' %q' "${@:2}"; printf '\n'; "$@"; }
+
+step "A plugin: what it holds, and that it is written back byte for byte"
+run "$tesmod" info "$plugin"
+run "$tesmod" verify --deep "$plugin"
+
+step "Conditions, as one line of text each (Skyrim, then Oblivion)"
+run "$tesmod" conditions "$plugin"
+run "$tesmod" conditions "$oblivion"
+
+step "An Oblivion script: decompiled, one line edited, compiled back into the plugin"
+run "$tesmod" script decompile "$oblivion" TesmodSampleQuestScript | tee "$out/quest.txt"
+sed -i 's/if timer > 5/if timer > 10/I' "$out/quest.txt"
+echo "(edited: if timer > 5  ->  if timer > 10)"
+run "$tesmod" script compile "$oblivion" --source "$out/quest.txt" -o "$out/Oblivion-edited.esp"
+run "$tesmod" script decompile "$out/Oblivion-edited.esp" TesmodSampleQuestScript | grep -i "timer >"
+
+step "The plugin as a folder of text files, edited, and imported back"
+run "$tesmod" export "$plugin" "$out/text"
+(cd "$out/text" && find . -type f | sort)
+coin=$(grep -rl 'EDID "TesmodSampleCoin"' "$out/text" | head -1)
+if [[ -n $coin ]]; then
+  echo "--- $coin"
+  cat "$coin"
+  # A number, a condition and a Papyrus property, edited as text.
+  sed -i 's/DATA value=25/DATA value=30/; s/int Value = 25/int Value = 30/' "$coin"
+  info=$(grep -rl 'GetLevel() >= 5.0' "$out/text" | head -1)
+  [[ -n $info ]] && sed -i 's/GetLevel() >= 5.0/GetLevel() >= 10.0/' "$info"
+  echo "(edited: DATA value=25 -> 30, the script property Value 25 -> 30, GetLevel() >= 5.0 -> 10.0)"
+fi
+run "$tesmod" import "$out/text" -o "$out/edited.esp"
+run "$tesmod" diff "$plugin" "$out/edited.esp" || true
+run "$tesmod" verify --deep "$out/edited.esp"
+step "Unedited, the folder gives back the very same bytes"
+run "$tesmod" export "$plugin" "$out/again"
+run "$tesmod" import "$out/again" -o "$out/again.esp"
+cmp "$plugin" "$out/again.esp" && echo "identical: $(stat -c %s "$plugin") bytes"
+
+step "An Oblivion save: the player, then an edit"
+run "$tesmod" save info "$save"
+run "$tesmod" save npc "$save" --player
+run "$tesmod" save edit "$save" --player --set skill.Blade=75 --set attribute.Strength=60 -o "$out/edited.ess"
+run "$tesmod" save npc "$out/edited.ess" --player | grep -E "attributes|Blade"

@@ -3,16 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <random>
-#include <thread>
 
 #include "folder_format.hpp"
 #include "folder_names.hpp"
 #include "tesmod/error.hpp"
 #include "tesmod/io/thread_count.hpp"
+#include "tesmod/io/workers.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/plugin/strings_file.hpp"
 #include "tesmod/text/plugin_text.hpp"
@@ -389,40 +388,26 @@ ExportSummary export_plugin(const fs::path& plugin_path, const fs::path& dir, co
     fs::create_directories(temp);
     for (const FolderTask& f : plan.folders) fs::create_directories(temp / f.path);
 
-    std::atomic<std::size_t> next{0};
     std::mutex lock;
     RenderCounts totals;
-    std::exception_ptr failure;
-    auto work = [&] {
+    run_workers(plan.files.size(), threads, [&](auto claim) {
       Inflater inflater;
       RenderCounts counts;
       std::string out;
-      try {
-        for (std::size_t t = next++; t < plan.files.size(); t = next++) {
-          const FileTask& task = plan.files[t];
-          FileScripts scripts(temp / task.folder, stem_of(task.name), task.own, codec);
-          RecordTextOptions o = record_options;
-          o.scripts = file.game() == Game::Oblivion ? &scripts : nullptr;
-          out.clear();
-          render_entries(out, file, task.first, task.end, o, &scripts, inflater, counts, !compact);
-          write_text_file(temp / task.folder / task.name, out);
-          counts.scripts += scripts.written();
-          counts.bytes += out.size();
-        }
-      } catch (...) {
-        std::lock_guard guard(lock);
-        if (!failure) failure = std::current_exception();
-        next = plan.files.size();
+      for (std::size_t t = claim(); t < plan.files.size(); t = claim()) {
+        const FileTask& task = plan.files[t];
+        FileScripts scripts(temp / task.folder, stem_of(task.name), task.own, codec);
+        RecordTextOptions o = record_options;
+        o.scripts = file.game() == Game::Oblivion ? &scripts : nullptr;
+        out.clear();
+        render_entries(out, file, task.first, task.end, o, &scripts, inflater, counts, !compact);
+        write_text_file(temp / task.folder / task.name, out);
+        counts.scripts += scripts.written();
+        counts.bytes += out.size();
       }
       std::lock_guard guard(lock);
       totals.add(counts);
-    };
-    {
-      std::vector<std::jthread> pool;
-      for (unsigned t = 1; t < std::min<std::size_t>(threads, plan.files.size()); ++t) pool.emplace_back(work);
-      work();
-    }
-    if (failure) std::rethrow_exception(failure);
+    });
 
     for (const FolderTask& f : plan.folders) {
       const std::string text = detail::group_file_text(file.group_header(file.entry(f.group)), file.game(), names.namer, f.contents);

@@ -5,11 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "folder_format.hpp"
 #include "record_text_common.hpp"
@@ -18,6 +15,7 @@
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/io/thread_count.hpp"
+#include "tesmod/io/workers.hpp"
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/strings_file.hpp"
 #include "tesmod/script/compiler.hpp"
@@ -326,25 +324,9 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
     folders += steps[i].kind == Step::Open;
   }
   std::vector<FileScan> scans(file_steps.size());
-  {
-    std::atomic<std::size_t> next{0};
-    std::mutex lock;
-    std::exception_ptr failure;
-    auto work = [&] {
-      try {
-        for (std::size_t k = next++; k < file_steps.size(); k = next++) scans[k] = scan(read_text_file(steps[file_steps[k]].path), codec);
-      } catch (...) {
-        std::lock_guard guard(lock);
-        if (!failure) failure = std::current_exception();
-        next = file_steps.size();
-      }
-    };
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(threads, file_steps.size()); ++t) pool.emplace_back(work);
-    work();
-    pool.clear();
-    if (failure) std::rethrow_exception(failure);
-  }
+  run_workers(file_steps.size(), threads, [&](auto claim) {
+    for (std::size_t k = claim(); k < file_steps.size(); k = claim()) scans[k] = scan(read_text_file(steps[file_steps[k]].path), codec);
+  });
   TextNamer namer(files);
   std::uint64_t items = folders;
   for (const FileScan& s : scans) {
@@ -416,36 +398,20 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
     const std::size_t batch_end = batch.empty() ? steps.size() : batch.back() + 1;
     std::vector<std::vector<std::uint8_t>> bytes(batch.size());
     std::vector<EntriesRead> reads(batch.size());
-    {
-      std::atomic<std::size_t> next{0};
-      std::mutex lock;
-      std::exception_ptr failure;
-      auto work = [&] {
+    run_workers(batch.size(), threads, [&](auto claim) {
+      for (std::size_t k = claim(); k < batch.size(); k = claim()) {
+        const fs::path& path = steps[batch[k]].path;
+        FolderScriptFiles scripts(path.parent_path());
+        RecordTextOptions o = record_options;
+        o.scripts = &scripts;
+        const std::string text = read_text_file(path);
         try {
-          for (std::size_t k = next++; k < batch.size(); k = next++) {
-            const fs::path& path = steps[batch[k]].path;
-            FolderScriptFiles scripts(path.parent_path());
-            RecordTextOptions o = record_options;
-            o.scripts = &scripts;
-            const std::string text = read_text_file(path);
-            try {
-              reads[k] = read_entries_text(text, o, bytes[k]);
-            } catch (const SyntaxError& e) {
-              fail_text(path, e);
-            }
-          }
-        } catch (...) {
-          std::lock_guard guard(lock);
-          if (!failure) failure = std::current_exception();
-          next = batch.size();
+          reads[k] = read_entries_text(text, o, bytes[k]);
+        } catch (const SyntaxError& e) {
+          fail_text(path, e);
         }
-      };
-      std::vector<std::jthread> pool;
-      for (unsigned t = 1; t < std::min<std::size_t>(threads, batch.size()); ++t) pool.emplace_back(work);
-      work();
-      pool.clear();
-      if (failure) std::rethrow_exception(failure);
-    }
+      }
+    });
     std::size_t k = 0;
     for (; step < batch_end; ++step) {
       const Step& s = steps[step];

@@ -53,6 +53,15 @@ class Lines {
     ++number_;
     return line;
   }
+  // Takes blank and comment lines; the next line's text (trimmed), or nullopt at the end.
+  std::optional<std::string_view> next_content() {
+    while (!done()) {
+      const std::string_view line = trim(peek());
+      if (!line.empty() && line.front() != '#') return line;
+      take();
+    }
+    return std::nullopt;
+  }
   std::string_view between(std::size_t from, std::size_t to) const { return text_.substr(from, to - from); }
 
  private:
@@ -88,13 +97,9 @@ class EntriesReader {
   }
 
   EntriesRead read() {
-    while (!lines_.done()) {
+    while (const auto next = lines_.next_content()) {
       const std::string_view raw = lines_.peek();
-      const std::string_view line = trim(raw);
-      if (line.empty() || line.front() == '#') {
-        lines_.take();
-        continue;
-      }
+      const std::string_view line = *next;
       if (starts_with_word(line, "record")) {
         record();
       } else if (starts_with_word(line, "group")) {
@@ -107,7 +112,9 @@ class EntriesReader {
         lines_.take();
         LineScanner s(raw, lines_.number());
         s.skip_blanks();
-        s.fail(fmt::format("expected 'record', 'group' or '}}', not '{}'", s.word().empty() ? line : s.word()));
+        const std::size_t at = s.position();
+        const std::string_view word = s.word();
+        s.fail_at(at, fmt::format("expected 'record', 'group' or '}}', not '{}'", word.empty() ? line : word));
       }
     }
     if (!open_groups_.empty())
@@ -259,13 +266,9 @@ class EntriesReader {
     std::size_t scripts = 0;
     bool any_field = false;
     const bool oblivion = options_.game == Game::Oblivion;
-    while (!lines_.done()) {
+    while (const auto next = lines_.next_content()) {
       const std::string_view raw = lines_.peek();
-      const std::string_view line = trim(raw);
-      if (line.empty() || line.front() == '#') {
-        lines_.take();
-        continue;
-      }
+      const std::string_view line = *next;
       if (starts_with_word(line, "record") || starts_with_word(line, "group") || line == "}") break;
       lines_.take();
       LineScanner s(raw, lines_.number());

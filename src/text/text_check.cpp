@@ -1,11 +1,10 @@
 #include "tesmod/text/text_check.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
-#include <thread>
 
 #include "tesmod/io/thread_count.hpp"
+#include "tesmod/io/workers.hpp"
 
 namespace tesmod::text {
 
@@ -37,14 +36,13 @@ fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer
   const auto entries = file.entries();
   constexpr std::size_t kChunk = 1024;
   const std::size_t chunks = (entries.size() + kChunk - 1) / kChunk;
-  std::atomic<std::size_t> next{0};
   std::mutex lock;
   fields::FieldCheck result;
-  auto work = [&] {
+  run_workers(chunks, thread_count(threads), [&](auto claim) {
     Inflater inflater;
     std::string text;
     fields::FieldCheck part;
-    for (std::size_t c = next++; c < chunks; c = next++) {
+    for (std::size_t c = claim(); c < chunks; c = claim()) {
       for (std::size_t i = c * kChunk; i < std::min(entries.size(), (c + 1) * kChunk); ++i) {
         const IndexEntry& e = entries[i];
         if (e.is_group()) continue;
@@ -66,12 +64,7 @@ fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer
     result.total += part.total;
     result.identical += part.identical;
     for (auto& f : part.failures) result.failures.push_back(std::move(f));
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(thread_count(threads), chunks); ++t) pool.emplace_back(work);
-    work();
-  }
+  });
   std::ranges::sort(result.failures, {}, &fields::FieldFailure::offset);
   return result;
 }
