@@ -3,7 +3,7 @@
 # skipping apt entirely when everything is already there.
 set -euo pipefail
 packages=(build-essential cmake libdeflate-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev
-          libgtest-dev libpng-dev python3)
+          libgtest-dev libpng-dev python3 git)
 if [[ "${1:-}" == "--bench" ]]; then packages+=(libbenchmark-dev hyperfine time); fi
 missing=()
 for p in "${packages[@]}"; do

@@ -32,7 +32,9 @@ std::vector<std::string_view> split_lines(std::string_view source) {
       lines.push_back(source.substr(start));
       return lines;
     }
-    lines.push_back(source.substr(start, end - start));
+    // A CRLF line ends at its CR, so that "end of line" columns point there.
+    const std::size_t stop = end > start && source[end - 1] == '\r' ? end - 1 : end;
+    lines.push_back(source.substr(start, stop - start));
     start = end + 1;
   }
 }

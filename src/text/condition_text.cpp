@@ -335,7 +335,7 @@ class Parser {
       fail(at, fmt::format("'{}': expected @ and 1-8 hex digits of a FormID", token));
     }
     if (auto id = namer_.resolve(token)) return *id;
-    fail(at, fmt::format("unknown form '{}': expected an EditorID, File.esp:ObjectID, @FormID or NONE", token));
+    fail(at, fmt::format("unknown form '{}': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE", token));
   }
 
   // `Alias(n)` / `PackData(n)`: the number, if token has that shape.
@@ -497,7 +497,11 @@ class Parser {
       }
       args_.push_back(std::move(arg));
       skip_spaces();
-      if (pos_ >= s_.size()) fail(pos_, "expected ',' or ')' after the argument");
+      if (pos_ >= s_.size()) {
+        // An unclosed call swallows the rest of the line; point where the argument most likely ended.
+        const std::size_t space = arg.quoted ? std::string_view::npos : s_.find_first_of(" \t", arg.at);
+        fail(space < s_.size() ? space : pos_, "expected ',' or ')' after the argument");
+      }
       if (s_[pos_] == ',') {
         ++pos_;
         continue;

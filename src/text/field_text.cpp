@@ -174,7 +174,7 @@ void parse_element(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSc
       const std::size_t at = line.position();
       const std::string_view ref = line.form_reference();
       const auto id = context.namer->resolve(ref);
-      if (!id) line.fail_at(at, fmt::format("unknown form '{}' (expected an EditorID, File.esm:00ABCDEF or NONE)", ref));
+      if (!id) line.fail_at(at, unknown_form_message(ref));
       store_integer(out, *id, 4);
       return;
     }

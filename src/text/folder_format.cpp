@@ -96,14 +96,16 @@ PluginFileParts parse_plugin_file(std::string_view text) {
       parts.header_first_line = number;
       return true;
     }
+    s.skip_blanks();
+    const std::size_t value_at = s.position();  // errors in a value point at it
     if (key == "tesmod-text") {
       const std::string_view v = s.word();
-      if (v != "1") s.fail(fmt::format("this folder was written in text format {}; this tesmod reads format 1", v));
+      if (v != "1") s.fail_at(value_at, fmt::format("this folder was written in text format {}; this tesmod reads format 1", v));
       format_seen = true;
     } else if (key == "game") {
       const std::string_view v = s.word();
       const auto game = parse_game(v);
-      if (!game) s.fail(fmt::format("unknown game '{}' (expected oblivion, skyrim or skyrimse)", v));
+      if (!game) s.fail_at(value_at, fmt::format("unknown game '{}' (expected oblivion, skyrim or skyrimse)", v));
       parts.settings.game = *game;
       game_seen = true;
     } else if (key == "plugin") {
@@ -113,11 +115,11 @@ PluginFileParts parse_plugin_file(std::string_view text) {
       parts.settings.encoding = std::string(s.expect_word("a code page name"));
     } else if (key == "form-version") {
       const auto v = parse_uint(s.word());
-      if (!v || *v > 0xFFFF) s.fail("expected a form version (0 to 65535)");
+      if (!v || *v > 0xFFFF) s.fail_at(value_at, "expected a form version (0 to 65535)");
       parts.settings.form_version = std::uint16_t(*v);
     } else if (key == "items") {
       const auto v = parse_uint(s.word());
-      if (!v) s.fail("expected the number of groups and records");
+      if (!v) s.fail_at(value_at, "expected the number of groups and records");
       parts.settings.items = *v;
     } else {
       s.fail_at(0, fmt::format("unknown setting '{}' (expected tesmod-text, game, plugin, encoding, form-version, items or "

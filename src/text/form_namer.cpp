@@ -6,6 +6,10 @@
 
 namespace tesmod::text {
 
+std::string unknown_form_message(std::string_view text) {
+  return fmt::format("unknown form '{}': expected an EditorID, File.esp:00ABCDEF, 0x00ABCDEF or NONE", text);
+}
+
 std::string HexFormNamer::name(std::uint32_t form_id) const { return fmt::format("{:08X}", form_id); }
 
 std::optional<std::uint32_t> HexFormNamer::resolve(std::string_view text) const {

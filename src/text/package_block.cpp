@@ -169,7 +169,7 @@ std::uint32_t read_form(LineScanner& s, const FormNamer& namer) {
   const std::size_t at = s.position();
   const std::string_view name = s.form_reference();
   const auto id = namer.resolve(name);
-  if (!id) s.fail_at(at, fmt::format("unknown form '{}'", name));
+  if (!id) s.fail_at(at, unknown_form_message(name));
   return *id;
 }
 

@@ -76,7 +76,9 @@ class Walker {
     for (const std::string& entry : listed) {
       const bool is_folder = entry.ends_with('/');
       const std::string name = is_folder ? entry.substr(0, entry.size() - 1) : entry;
-      seen.insert(ascii::to_lower(name));
+      if (!seen.insert(ascii::to_lower(name)).second)
+        throw Error((root ? folder / detail::kPluginFile : folder / detail::kGroupFile).string(), Error::kNoOffset,
+                    std::nullopt, fmt::format("'{}' is listed twice", entry));
       std::error_code ec;
       fs::path path = folder / name;
       if (!fs::exists(path, ec))
@@ -144,12 +146,14 @@ class Walker {
 
 // What pass 1 learns from a file without reading it fully: its records, groups and EditorIDs.
 struct FileScan {
+  std::uint64_t bytes = 0;  // of text
   std::uint64_t records = 0, groups = 0;
   std::vector<std::pair<std::uint32_t, std::string>> editor_ids;
 };
 
 FileScan scan(std::string_view text, const TextCodec& codec) {
   FileScan out;
+  out.bytes = text.size();
   bool waiting = false;  // for the EDID of the record last seen
   std::uint32_t record = 0;
   std::size_t pos = 0;
@@ -388,13 +392,21 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
   summary.records = 1;
   std::vector<std::uint64_t> open_groups;
   std::vector<ChangedScriptAt> changed;
-  constexpr std::size_t kBatch = 256;
+  // A batch of files is read on every core, then written in order with the folders around them;
+  // batches are bounded in files and in text so that memory stays bounded for any folder.
+  constexpr std::size_t kBatchFiles = 256;
+  constexpr std::uint64_t kBatchText = 64ull << 20;
+  std::vector<std::uint64_t> text_bytes(steps.size(), 0);
+  for (std::size_t k = 0; k < file_steps.size(); ++k) text_bytes[file_steps[k]] = scans[k].bytes;
   std::size_t step = 0;
   while (step < steps.size()) {
-    // A batch of files is read on every core, then written in order with the folders around them.
     std::vector<std::size_t> batch;
-    for (std::size_t s = step; s < steps.size() && batch.size() < kBatch; ++s)
-      if (steps[s].kind == Step::File) batch.push_back(s);
+    std::uint64_t batch_text = 0;
+    for (std::size_t s = step; s < steps.size() && batch.size() < kBatchFiles && batch_text < kBatchText; ++s)
+      if (steps[s].kind == Step::File) {
+        batch.push_back(s);
+        batch_text += text_bytes[s];
+      }
     const std::size_t batch_end = batch.empty() ? steps.size() : batch.back() + 1;
     std::vector<std::vector<std::uint8_t>> bytes(batch.size());
     std::vector<EntriesRead> reads(batch.size());

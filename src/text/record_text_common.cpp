@@ -159,7 +159,7 @@ GroupHeader parse_group_header(LineScanner& s, Game game, const FormNamer& namer
       if (group_label_is_form_id(h.type)) {
         const std::string_view ref = s.form_reference();
         const auto id = namer.resolve(ref);
-        if (!id) s.fail_at(label_at, fmt::format("unknown form '{}'", ref));
+        if (!id) s.fail_at(label_at, unknown_form_message(ref));
         h.label = *id;
       } else {
         const auto v = parse_uint(s.expect_word("a label"));

@@ -4,6 +4,8 @@ target_sources(tesmod PRIVATE
   text/field_text.cpp
   text/folder_format.cpp
   text/folder_names.cpp
+  text/line_diff.cpp
+  text/plugin_diff.cpp
   text/plugin_export.cpp
   text/plugin_import.cpp
   text/plugin_text_namer.cpp

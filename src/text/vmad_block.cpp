@@ -331,7 +331,7 @@ class BlockParser {
     const std::size_t at = s.position();
     const std::string_view ref = s.form_reference();
     if (const auto id = resolve(*o_.namer, ref)) return *id;
-    s.fail_at(at, fmt::format("unknown form '{}'", ref));
+    s.fail_at(at, unknown_form_message(ref));
   }
 
   // `Form` or `alias N of Quest`, then `unused=N` when given.

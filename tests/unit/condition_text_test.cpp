@@ -199,7 +199,7 @@ TEST(ConditionText, ParseErrorsPointAtTheColumn) {
   EXPECT_EQ(error_column("GetStage(Nothing) == 1.0", g, namer), 10u);
   EXPECT_EQ(error_column("GetDistance(MQ101, MQ101) == 1.0", g, namer), 20u);
   EXPECT_EQ(error_column("GetIsSex(Neuter) == 1.0", g, namer), 10u);
-  EXPECT_EQ(error_column("GetStage(MQ101 == 1.0", g, namer), 22u);
+  EXPECT_EQ(error_column("GetStage(MQ101 == 1.0", g, namer), 15u);  // where the argument most likely ended
   EXPECT_EQ(error_column("GetStage(MQ101) == 1.0 [pad=12]", g, namer), 29u);
   EXPECT_EQ(error_column("GetStage(MQ101) == 1.0 [what]", g, namer), 25u);
   EXPECT_EQ(error_column("GetStage(MQ101) == 1.0 OR extra", g, namer), 27u);

@@ -138,8 +138,10 @@ TEST(PluginEdit, MalformedFieldsAreReportedWhenDecoded) {
   auto bytes = samples::skyrim_sample().serialize();
   PluginFile clean = reopen(bytes, false);
   const IndexEntry& coin = clean.entry(*clean.find_form_id(0x800));
-  // The second field (FULL) claims 5000 bytes.
-  const std::size_t full_at = coin.offset + 24 + 6 + std::strlen("TesmodSampleCoin") + 1;
+  // The coin's FULL field claims 5000 bytes; walk the fields to find it.
+  std::size_t full_at = coin.offset + 24;
+  while (std::memcmp(bytes.data() + full_at, "FULL", 4) != 0)
+    full_at += 6 + le::load<std::uint16_t>(bytes.data() + full_at + 4);
   le::store(bytes.data() + full_at + 4, std::uint16_t(5000));
   PluginFile f = reopen(bytes, false);  // the index alone does not read fields
   Plugin p = Plugin::from_file(f);

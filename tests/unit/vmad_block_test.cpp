@@ -346,7 +346,7 @@ TEST(VmadBlock, ErrorsNameTheLineAndColumn) {
   EXPECT_EQ(error_of("script S\n  int[] A = [1, \"2\"]\n"), "2:17: expected an int value");
   EXPECT_EQ(error_of("script S\n  int[] A = [1 2]\n"), "2:16: expected ',' or ']'");
   EXPECT_EQ(error_of("script S\n  int[] A = 1\n"), "2:13: expected '[' and the array items");
-  EXPECT_EQ(error_of("script S\n  object O = Nobody\n"), "2:14: unknown form 'Nobody'");
+  EXPECT_EQ(error_of("script S\n  object O = Nobody\n"), "2:14: unknown form 'Nobody': expected an EditorID, File.esp:00ABCDEF, 0x00ABCDEF or NONE");
   EXPECT_EQ(error_of("script S\n  object O = alias 3 MyQuest\n"), "2:22: expected 'of' and the quest");
   EXPECT_EQ(error_of("script S\n  int I 1\n"), "2:9: expected '=' and the value");
   EXPECT_EQ(error_of("script S\n  int I = 1 stat=removed\n"), "2:13: unexpected 'stat' (expected status=, or the end of the line)");

@@ -37,6 +37,7 @@ Command add_pack(CLI::App& app, Common& common);
 Command add_save(CLI::App& app, Common& common);
 Command add_export(CLI::App& app, Common& common);
 Command add_import(CLI::App& app, Common& common);
+Command add_diff(CLI::App& app, Common& common);
 
 // Adds --encoding and --threads to a subcommand.
 void add_common_options(CLI::App& sub, Common& common);

@@ -22,6 +22,9 @@ class FormNamer {
 
 // Names every FormID as 8 hex digits (`0001ABCD`) and reads back 1-8 hex digits with an
 // optional 0x. For output where no plugin is at hand.
+// The error for a reference that resolve() did not know, saying what the text may hold.
+std::string unknown_form_message(std::string_view text);
+
 class HexFormNamer final : public FormNamer {
  public:
   std::string name(std::uint32_t form_id) const override;
