@@ -2,6 +2,18 @@
 
 namespace tesmod::fields {
 
+std::vector<std::size_t> branch_depths(const std::vector<Branch>& tree) {
+  std::vector<std::size_t> depths;
+  std::vector<std::uint32_t> pending;  // children still to come at each open level
+  for (const Branch& b : tree) {
+    depths.push_back(pending.size());
+    if (!pending.empty()) --pending.back();
+    if (b.root && b.root->child_count > 0) pending.push_back(b.root->child_count);
+    while (!pending.empty() && pending.back() == 0) pending.pop_back();
+  }
+  return depths;
+}
+
 void PackageData::set(PackageFlag f, bool on) {
   if (on) flags |= std::uint32_t(f);
   else flags &= ~std::uint32_t(f);

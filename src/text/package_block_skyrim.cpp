@@ -31,20 +31,6 @@ std::vector<std::uint8_t> cnam_bytes(const DataValue& value) {
   return {std::uint8_t(bits), std::uint8_t(bits >> 8), std::uint8_t(bits >> 16), std::uint8_t(bits >> 24)};
 }
 
-// Depth of each branch: a branch with a PRCB has that many children right after it (each with
-// its own subtree). Only for the indentation; counts that run past the end simply stop.
-std::vector<std::size_t> branch_depths(const std::vector<Branch>& tree) {
-  std::vector<std::size_t> depths;
-  std::vector<std::uint32_t> pending;  // children still to come at each open level
-  for (const Branch& b : tree) {
-    depths.push_back(pending.size());
-    if (!pending.empty()) --pending.back();
-    if (b.root && b.root->child_count > 0) pending.push_back(b.root->child_count);
-    while (!pending.empty() && pending.back() == 0) pending.pop_back();
-  }
-  return depths;
-}
-
 class Writer {
  public:
   explicit Writer(const BlockTextOptions& o) : namer_(*o.namer), codec_(*o.codec), game_(o.game) {}

@@ -226,20 +226,6 @@ std::optional<std::string> input_name(const Context& c, const Package& p, std::u
   return c.options.input_name(p.header.counter.template_package, id);
 }
 
-// Depth of each branch of a procedure tree: a branch with a PRCB has that many children right
-// after it (each with its own subtree). Counts that run past the end simply stop.
-std::vector<std::size_t> branch_depths(const std::vector<Branch>& tree) {
-  std::vector<std::size_t> depths;
-  std::vector<std::uint32_t> pending;  // children still to come at each open level
-  for (const Branch& b : tree) {
-    depths.push_back(pending.size());
-    if (!pending.empty()) --pending.back();
-    if (b.root && b.root->child_count > 0) pending.push_back(b.root->child_count);
-    while (!pending.empty() && pending.back() == 0) pending.pop_back();
-  }
-  return depths;
-}
-
 class Lines {
  public:
   explicit Lines(int base) : base_(base) {}

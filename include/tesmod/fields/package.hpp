@@ -261,6 +261,10 @@ struct Branch {
   std::vector<std::array<std::uint8_t, 12>> pfor;  // PFOR (layout unknown)
 };
 
+// Depth of each branch of a procedure tree (for indentation): a branch with a PRCB has that many
+// children right after it, each with its own subtree. Counts that run past the end simply stop.
+std::vector<std::size_t> branch_depths(const std::vector<Branch>& tree);
+
 // UNAM BNAM PNAM after the procedure tree: the name of one data input id.
 struct DataInputName {
   std::uint8_t id = 0;
