@@ -14,7 +14,8 @@ tesmod=$root/build/tools/tesmod/tesmod
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-run() { printf '$ tesmod'; printf ' %q' "${@:2}"; printf '\n'; "$@"; }
+show() { printf '$ tesmod'; printf ' %q' "${@:2}"; printf '\n'; }
+run() { show "$@"; "$@"; }
 
 step "A plugin: what it holds, and that it is written back byte for byte"
 run "$tesmod" info "$plugin"
@@ -25,7 +26,8 @@ run "$tesmod" conditions "$plugin"
 run "$tesmod" conditions "$oblivion"
 
 step "An Oblivion script: decompiled, one line edited, compiled back into the plugin"
-run "$tesmod" script decompile "$oblivion" TesmodSampleQuestScript | tee "$out/quest.txt"
+show "$tesmod" script decompile "$oblivion" TesmodSampleQuestScript
+"$tesmod" script decompile "$oblivion" TesmodSampleQuestScript | tee "$out/quest.txt"
 sed -i 's/if timer > 5/if timer > 10/I' "$out/quest.txt"
 echo "(edited: if timer > 5  ->  if timer > 10)"
 run "$tesmod" script compile "$oblivion" --source "$out/quest.txt" -o "$out/Oblivion-edited.esp"
