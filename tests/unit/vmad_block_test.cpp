@@ -182,8 +182,10 @@ TEST(VmadBlock, InfoAndPackageFragments) {
   EXPECT_EQ(p.fragments[1].flag, kChangeFragment);
   EXPECT_EQ(p.fragments[2].flag, 0x08);
   // An INFO has no named change fragment: bit 2 is written as a flag.
+  InfoFragments with_change = std::get<InfoFragments>(*v.fragments);
+  with_change.fragments.push_back({kChangeFragment, {1, "TIF__0001ABCD", "F"}});
   Vmad odd = v;
-  std::get<InfoFragments>(*odd.fragments).fragments.push_back({kChangeFragment, {1, "TIF__0001ABCD", "F"}});
+  odd.fragments = std::move(with_change);
   EXPECT_NE(render(odd).find("  flag 0x04 -> F\n"), std::string::npos);
   EXPECT_EQ(parse(render(odd), "INFO"), odd);
   // An empty section, and an empty file name.
