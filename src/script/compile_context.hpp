@@ -50,10 +50,24 @@ struct Hints {
   };
   std::map<std::uint16_t, RefUse> refs;
   std::vector<std::uint16_t> first_use;  // reference-list indexes in order of first use
+  // Every read of a reference-list entry, in byte order: as a global, or naming a variable of
+  // the entry's script (remote). Two compiles of one source read their entries in the same order.
+  struct Use {
+    std::uint16_t ref_index = 0;
+    bool global = false;
+    bool remote = false;
+    std::uint32_t var = 0;
+    ObseVarType var_type = ObseVarType::Float;
+  };
+  std::vector<Use> uses;
   bool early_obse_strings = false;       // a string literal kept %r or %q (see obse_profile.hpp)
   std::set<std::string> obse_plugins;    // CommandInfo::plugin of the plugin commands called
+  bool unsourced_commands = false;       // a command with CommandInfo::unsourced is called
 };
 Hints collect_hints(const ScriptData& original);
+// The script's code as decompiled text with no names at hand: forms as @FormID (the player as
+// `player`), variables of other scripts as @s5, locals by name. Raises tesmod::Error.
+std::string canonical_text(const ScriptData& script);
 
 // A tiny token cursor over one line.
 struct Tokens {
@@ -103,8 +117,14 @@ class Bytes {
 };
 
 // What a name in code stands for.
+// Placeholders learn_master_facts() compiles with, for names nothing resolves: FormIDs no plugin
+// uses (created forms start at 0xFF000000) and variable indices no script reaches.
+inline constexpr std::uint32_t kPlaceholderForm = 0xFFF00000;
+inline constexpr std::uint32_t kPlaceholderVariable = 0xF000;
+
 struct Resolved {
   enum class Kind { None, Local, Form, Global, Command } kind = Kind::None;
+  bool placeholder = false;  // a form only learn_master_facts() gave: may stand where a global must
   const Local* local = nullptr;
   std::uint16_t ref_index = 0;  // Form/Global: the reference-list entry
   std::uint32_t form_id = 0;
@@ -119,15 +139,11 @@ class CompileContext {
   std::vector<Local> locals;
   std::vector<ScriptRef> refs;
   std::vector<std::string> ref_keys;  // lower-case names, parallel to refs
-  // The kept entries of a recompiled script in the order its bytecode first used them; a name
-  // takes the first unclaimed entry of its object in this order (see ref_entry()).
-  std::vector<std::size_t> kept_order;
   std::vector<LocalVariable> variables;  // SLSD/SCVR in declaration order
   std::uint32_t variable_count = 0;
-  unsigned hints_used = 0;
+  unsigned hints_used = 0;  // distinct facts taken from options.facts
   bool blocks_started = false;
   std::uint32_t line = 0;
-  std::optional<Hints> hints;
 
   [[noreturn]] void fail(const Token& at, const std::string& message) const;
   [[noreturn]] void fail(std::uint32_t column, const std::string& message) const;
@@ -143,7 +159,8 @@ class CompileContext {
   // The reference-list entry of a resolved `owner` in owner.var / owner.Command: a local ref
   // variable or a form; anything else is an error at owner_token.
   std::uint16_t owner_entry(const Resolved& owner, const Token& owner_token);
-  bool hinted_global(std::uint16_t ref_index) const;
+  // Counts a fact from options.facts once per compile.
+  void count_fact(const std::string& what);
 
   // A name used as an object: a local ref variable, a form (SCRO) or a global. `player` and
   // `PlayerRef` are separate entries, except for the calling reference of a command in OBSE
@@ -158,8 +175,7 @@ class CompileContext {
   // `owner.var`: owner already resolved to an entry (or a local ref variable).
   RemoteVar remote_var(const Resolved& owner, const Token& owner_token, const Token& var);
 
-  // Names used through each reference-list entry for variables of a missing script (hints).
-  std::map<std::uint16_t, std::vector<std::string>> remote_names_;
+  std::set<std::string> facts_counted_;
 
   // Escapes the decompiler writes: @0001ABCD (a FormID).
   static std::optional<std::uint32_t> form_escape(std::string_view word);

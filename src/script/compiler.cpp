@@ -24,37 +24,11 @@ namespace detail {
 // ---------------------------------------------------------------------------------------------
 // Context: locals, reference list, names
 
-namespace {
-
-bool has_duplicate_entries(const std::vector<ScriptRef>& refs) {
-  for (std::size_t i = 0; i < refs.size(); ++i)
-    for (std::size_t j = i + 1; j < refs.size(); ++j)
-      if (refs[i] == refs[j]) return true;
-  return false;
-}
-
-}  // namespace
-
 CompileContext::CompileContext(const CompileOptions& o) : options(o) {
   if (o.previous) {
     variable_count = o.previous->header.variable_count;
     refs = o.previous->refs;
     ref_keys.resize(refs.size());
-  }
-  if (o.hints) hints = collect_hints(*o.hints);
-  // Only entries holding the same object need the old bytecode's order (a decompile pass);
-  // otherwise list order will do.
-  if (o.previous) {
-    std::vector<std::uint16_t> used;
-    if (has_duplicate_entries(refs)) used = o.hints == o.previous ? hints->first_use : collect_hints(*o.previous).first_use;
-    std::vector<bool> placed(refs.size());
-    for (std::uint16_t u : used)
-      if (u >= 1 && u <= refs.size() && !placed[u - 1u]) {
-        kept_order.push_back(u - 1u);
-        placed[u - 1u] = true;
-      }
-    for (std::size_t i = 0; i < refs.size(); ++i)
-      if (!placed[i]) kept_order.push_back(i);
   }
   if (o.result_script && o.result_locals) {
     // A result script sees its quest's variables as its own.
@@ -113,12 +87,14 @@ std::uint16_t CompileContext::ref_entry(const std::string& key, ScriptRef entry)
     if (ref_keys[i] == key) return static_cast<std::uint16_t>(i + 1);
   // Recompiling keeps the previous reference list: an entry for the same object is reused
   // where it stands, new ones go to the end. When two entries hold one object (`player` and
-  // `PlayerRef` are both 0x14), the one the old bytecode used first goes to the first name.
-  for (std::size_t i : kept_order)
+  // `PlayerRef` are both 0x14), names take them in list order as they first appear. (Which name
+  // made which entry is history the list does not keep: see the README for what this costs.)
+  for (std::size_t i = 0; i < refs.size(); ++i) {
     if (ref_keys[i].empty() && refs[i] == entry) {
       ref_keys[i] = key;
       return static_cast<std::uint16_t>(i + 1);
     }
+  }
   refs.push_back(entry);
   ref_keys.push_back(key);
   return static_cast<std::uint16_t>(refs.size());
@@ -136,68 +112,56 @@ std::optional<std::uint32_t> CompileContext::form_escape(std::string_view w) {
   return id;
 }
 
-bool CompileContext::hinted_global(std::uint16_t ref_index) const {
-  if (!hints) return false;
-  auto it = hints->refs.find(ref_index);
-  return it != hints->refs.end() && it->second.global;
+void CompileContext::count_fact(const std::string& what) {
+  if (facts_counted_.insert(what).second) ++hints_used;
 }
 
 std::optional<Resolved> CompileContext::form(const Token& name, bool obse_calling) {
   Resolved r;
   std::string key = ascii::to_lower(name.text);
   std::optional<std::uint32_t> id;
-  std::optional<bool> global;
+  bool global = false;
   if (key == "player" || key == "playerref") {
     id = kPlayerRef;
-    global = false;
     if (obse_calling) key = "playerref";
   } else if (auto esc = form_escape(name.text)) {
     id = *esc;
     key = fmt::format("@{:08x}", *esc);
+    if (options.names)
+      if (auto info = options.names->form(*esc)) global = info->type == Signature("GLOB");
+    if (!global && options.facts)
+      // A master's global by FormID: the master would tell that it is one.
+      for (const auto& [fact_name, fact] : options.facts->forms)
+        if (fact.form_id == *esc && fact.global) {
+          global = true;
+          count_fact("global:" + fact_name);
+          break;
+        }
   } else if (options.names) {
     if (auto info = options.names->find(name.text)) {
       id = info->form_id;
       global = info->type == Signature("GLOB");
     }
   }
-  for (std::size_t i = 0; i < refs.size(); ++i)
-    if (ref_keys[i] == key) {
-      r.ref_index = static_cast<std::uint16_t>(i + 1);
-      r.form_id = refs[i].value;
-      r.kind = global.value_or(hinted_global(r.ref_index)) ? Resolved::Kind::Global : Resolved::Kind::Form;
-      return r;
+  if (!id && options.facts) {
+    // A name of a master that is not at hand.
+    if (auto it = options.facts->forms.find(key); it != options.facts->forms.end()) {
+      id = it->second.form_id;
+      global = it->second.global;
+      count_fact("form:" + key);
+      if (global) count_fact("global:" + key);
     }
-  if (!id) {
-    if (!hints) return std::nullopt;
-    // Verify mode: the name lives in a master that is not here. The original's reference
-    // list holds it: the first entry no known name has claimed (kept entries), else the entry
-    // at the position a new one would take.
-    std::optional<std::size_t> slot;
-    for (std::uint16_t used : hints->first_use) {
-      std::size_t i = used - 1u;
-      if (i < refs.size() && ref_keys[i].empty() && refs[i].kind == ScriptRef::Kind::Object) {
-        slot = i;
-        break;
-      }
-    }
-    if (!slot) {
-      const std::size_t next = refs.size();
-      if (next >= options.hints->refs.size() || options.hints->refs[next].kind != ScriptRef::Kind::Object)
-        return std::nullopt;
-      refs.push_back(options.hints->refs[next]);
-      ref_keys.emplace_back();
-      slot = next;
-    }
-    ref_keys[*slot] = key;
-    ++hints_used;
-    r.ref_index = static_cast<std::uint16_t>(*slot + 1);
-    r.form_id = refs[*slot].value;
-    r.kind = hinted_global(r.ref_index) ? Resolved::Kind::Global : Resolved::Kind::Form;
-    return r;
   }
+  if (!id && options.placeholders) {
+    auto [it, fresh] = options.placeholders->forms.try_emplace(key);
+    if (fresh) it->second.form_id = kPlaceholderForm + std::uint32_t(options.placeholders->forms.size());
+    id = it->second.form_id;
+    r.placeholder = true;
+  }
+  if (!id) return std::nullopt;
   r.ref_index = ref_entry(key, {ScriptRef::Kind::Object, *id});
   r.form_id = *id;
-  r.kind = global.value_or(hinted_global(r.ref_index)) ? Resolved::Kind::Global : Resolved::Kind::Form;
+  r.kind = global ? Resolved::Kind::Global : Resolved::Kind::Form;
   return r;
 }
 
@@ -294,20 +258,21 @@ RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_t
       }
     }
   }
-  if (hints) {
-    // Verify mode: the k-th distinct variable named through this entry is the k-th distinct
-    // index the original used through it.
-    auto& names = remote_names_[rv.ref_index];
-    std::size_t k = 0;
-    while (k < names.size() && !ascii::iequals(names[k], var.text)) ++k;
-    if (k == names.size()) names.emplace_back(var.text);
-    auto it = hints->refs.find(rv.ref_index);
-    if (it != hints->refs.end() && k < it->second.vars.size()) {
-      rv.index = it->second.vars[k].first;
-      rv.type = it->second.vars[k].second;
-      ++hints_used;
+  const std::string key = ascii::to_lower(owner_token.text) + "." + ascii::to_lower(var.text);
+  if (options.facts) {
+    // A variable of a master's script that is not at hand.
+    if (auto it = options.facts->variables.find(key); it != options.facts->variables.end()) {
+      rv.index = it->second.index;
+      rv.type = static_cast<ObseVarType>(it->second.type);
+      count_fact("var:" + key);
       return rv;
     }
+  }
+  if (options.placeholders) {
+    auto [it, fresh] = options.placeholders->variables.try_emplace(key);
+    if (fresh) it->second.index = kPlaceholderVariable + std::uint32_t(options.placeholders->variables.size());
+    rv.index = it->second.index;
+    return rv;
   }
   fail(var, fmt::format("cannot find the variable '{}' of '{}' (its script is not available)", var.text, owner_token.text));
 }
@@ -483,7 +448,7 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
       if (vanilla_variable(c, t, out)) return;
       if (tok.is_word()) {
         auto f = c.form(tok, false);
-        if (f && f->kind == Resolved::Kind::Global) {
+        if (f && (f->kind == Resolved::Kind::Global || f->placeholder)) {
           t.next();
           out.u8(op::kGlobal);
           out.u16(f->ref_index);
@@ -849,7 +814,7 @@ class StatementCompiler {
     if (!target.is_word()) c_.fail(target, "expected a variable after Set");
     if (!vanilla_variable(c_, t, code_)) {
       auto f = c_.form(target, false);
-      if (!f || f->kind != Resolved::Kind::Global)
+      if (!f || (f->kind != Resolved::Kind::Global && !f->placeholder))
         c_.fail(target, fmt::format("'{}' is not a local variable, a global or ref.variable", target.text));
       t.next();
       code_.u8(op::kGlobal);
@@ -934,7 +899,8 @@ class StatementCompiler {
       if (t.at_end() || t.peek().kind != TokenKind::Word) break;
       if (!vanilla_variable(c_, t, vars)) {
         auto f = c_.form(t.peek(), false);
-        if (!f || f->kind != Resolved::Kind::Global) c_.fail(t.peek(), fmt::format("'{}' is not a variable", t.peek().text));
+        if (!f || (f->kind != Resolved::Kind::Global && !f->placeholder))
+          c_.fail(t.peek(), fmt::format("'{}' is not a variable", t.peek().text));
         t.next();
         vars.u8(op::kGlobal);
         vars.u16(f->ref_index);

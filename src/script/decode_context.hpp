@@ -52,11 +52,18 @@ class DecodeContext {
   std::map<std::uint16_t, std::string> player_names;
   // A string literal as source text (quoted()), noting strings only an early OBSE writes.
   std::string literal(std::span<const std::uint8_t> text);
+  // A note on the entry read next (ref()): as a global, or for a variable of its script.
+  Hints::Use pending;
   void note_global(std::uint16_t ref_index) {
-    if (usage) usage->refs[ref_index].global = true;
+    if (!usage) return;
+    usage->refs[ref_index].global = true;
+    pending.global = true;
   }
   void note_remote(std::uint16_t ref_index, std::uint32_t var, ObseVarType type) {
     if (!usage) return;
+    pending.remote = true;
+    pending.var = var;
+    pending.var_type = type;
     auto& vars = usage->refs[ref_index].vars;
     for (auto& v : vars)
       if (v.first == var) return;
@@ -64,7 +71,7 @@ class DecodeContext {
   }
 
   std::string local(std::uint16_t index) const;
-  std::string ref(std::uint16_t index) const;  // an entry of the reference list
+  std::string ref(std::uint16_t index);  // an entry of the reference list
   std::string form(std::uint32_t form_id) const;
   // `ref.var` for a variable of another script, given the ref-list entry and the var code.
   std::string remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index);

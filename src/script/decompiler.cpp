@@ -38,12 +38,17 @@ std::string DecodeContext::form(std::uint32_t form_id) const {
   return fmt::format("@{:08X}", form_id);
 }
 
-std::string DecodeContext::ref(std::uint16_t index) const {
+std::string DecodeContext::ref(std::uint16_t index) {
   if (index == 0 || index > script.refs.size())
     fail(r.position(), fmt::format("reference {} is outside the reference list (1..{})", index, script.refs.size()));
   const ScriptRef& e = script.refs[index - 1];
-  if (usage && std::find(usage->first_use.begin(), usage->first_use.end(), index) == usage->first_use.end())
-    usage->first_use.push_back(index);
+  if (usage) {
+    if (std::find(usage->first_use.begin(), usage->first_use.end(), index) == usage->first_use.end())
+      usage->first_use.push_back(index);
+    pending.ref_index = index;
+    usage->uses.push_back(pending);
+    pending = {};
+  }
   if (e.kind == ScriptRef::Kind::Variable) return local(static_cast<std::uint16_t>(e.value));
   if (e.value == kPlayerRef) {
     if (player_uses) (obse_calling_ref ? player_uses->calling : player_uses->named).insert(index);
@@ -69,6 +74,7 @@ const CommandInfo& DecodeContext::command(std::uint16_t opcode, std::size_t at) 
   const CommandInfo* c = find_command(opcode);
   if (!c) fail(at, fmt::format("unknown command opcode 0x{:04X}", opcode));
   if (usage && !c->plugin.empty()) usage->obse_plugins.emplace(c->plugin);
+  if (usage && c->unsourced) usage->unsourced_commands = true;
   return *c;
 }
 
@@ -567,6 +573,12 @@ Hints collect_hints(const ScriptData& original) {
     // What was read before the damage still counts.
   }
   return hints;
+}
+
+std::string canonical_text(const ScriptData& script) {
+  DecompileOptions options;
+  Decompiler d(script, options);
+  return d.run();
 }
 
 }  // namespace detail

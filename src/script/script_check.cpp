@@ -1,14 +1,19 @@
 #include "tesmod/script/script_check.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
+#include <iterator>
+#include <map>
+#include <set>
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/script/compiler.hpp"
 #include "tesmod/script/decompiler.hpp"
+#include "tesmod/script/master_facts.hpp"
 #include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/plugin_scripts.hpp"
 #include "compile_context.hpp"
@@ -107,7 +112,117 @@ std::vector<std::uint32_t> statement_lines(std::string_view source) {
 
 }  // namespace
 
-std::string_view to_string(ScriptCheckKind kind) { return kind == ScriptCheckKind::Compile ? "compile" : "decompile"; }
+std::string_view to_string(ScriptCheckKind kind) {
+  switch (kind) {
+    case ScriptCheckKind::Recompile: return "recompile";
+    case ScriptCheckKind::CompileFresh: return "compile_fresh";
+    case ScriptCheckKind::Decompile: return "decompile";
+    case ScriptCheckKind::DecompileInPlace: break;
+  }
+  return "decompile_in_place";
+}
+
+void ScriptCheckReport::add(const ScriptCheckReport& o) {
+  for (auto [mine, theirs] : {std::pair{&recompile, &o.recompile}, std::pair{&compile_fresh, &o.compile_fresh},
+                              std::pair{&decompile, &o.decompile}, std::pair{&decompile_in_place, &o.decompile_in_place}}) {
+    mine->total += theirs->total;
+    mine->identical += theirs->identical;
+    mine->byte_identical += theirs->byte_identical;
+  }
+  unsourced += o.unsourced;
+  hinted += o.hinted;
+  hints += o.hints;
+  early_obse += o.early_obse;
+  failures.insert(failures.end(), o.failures.begin(), o.failures.end());
+}
+
+namespace {
+
+// The decompiled body without its declarations (compared by name apart), line by line.
+std::vector<std::string> canonical_body(const ScriptData& s) {
+  std::vector<std::string> lines;
+  const std::string text = detail::canonical_text(s);
+  for (std::string_view line : detail::split_lines(text)) {
+    const auto tokens = detail::tokenize(line);
+    if (tokens.front().kind == detail::TokenKind::End || detail::declaration_type(tokens.front())) continue;
+    lines.emplace_back(line);
+  }
+  return lines;
+}
+
+// What an entry names: a FormID, or a local variable by lower-case name.
+std::string entry_meaning(const ScriptData& s, const ScriptRef& r) {
+  if (r.kind == ScriptRef::Kind::Object) return fmt::format("{:08X}", r.value);
+  const LocalVariable* v = s.variable(r.value);
+  return "var " + (v ? ascii::to_lower(v->name) : fmt::format("#{}", r.value));
+}
+
+}  // namespace
+
+std::optional<ScriptDifference> compare_by_meaning(const ScriptData& a, const ScriptData& b) {
+  // No code and empty code mean the same (the editor keeps an SCDA it once wrote).
+  if (!a.bytecode.empty() || !b.bytecode.empty())
+    if (auto d = presence("SCDA", a.has_bytecode, b.has_bytecode)) return d;
+  if (a.bytecode.size() != b.bytecode.size())
+    return ScriptDifference{"SCDA", std::min(a.bytecode.size(), b.bytecode.size()),
+                            fmt::format("{} bytes in the original, {} compiled", a.bytecode.size(), b.bytecode.size()),
+                            std::nullopt};
+  std::vector<std::string> ta, tb;
+  try {
+    ta = canonical_body(a);
+  } catch (const std::exception& e) {
+    return ScriptDifference{"SCDA", 0, fmt::format("the original does not decompile: {}", e.what()), std::nullopt};
+  }
+  try {
+    tb = canonical_body(b);
+  } catch (const std::exception& e) {
+    return ScriptDifference{"SCDA", 0, fmt::format("the compiled code does not decompile: {}", e.what()), std::nullopt};
+  }
+  for (std::size_t i = 0; i < std::max(ta.size(), tb.size()); ++i) {
+    const std::string none = "(nothing)";
+    const std::string& la = i < ta.size() ? ta[i] : none;
+    const std::string& lb = i < tb.size() ? tb[i] : none;
+    if (la != lb)
+      return ScriptDifference{"SCDA", 0, fmt::format("statement {}: '{}' in the original, '{}' compiled", i + 1, la, lb),
+                              std::nullopt};
+  }
+  // Variables by name and type.
+  const auto vars = [](const ScriptData& s) {
+    std::map<std::string, bool> out;
+    for (const LocalVariable& v : s.variables) out[ascii::to_lower(v.name)] = v.is_integer();
+    return out;
+  };
+  const auto va = vars(a), vb = vars(b);
+  for (const auto& [name, integer] : va) {
+    auto it = vb.find(name);
+    if (it == vb.end())
+      return ScriptDifference{"SLSD", 0, fmt::format("variable '{}' is missing from the compiled script", name), std::nullopt};
+    if (it->second != integer)
+      return ScriptDifference{"SLSD", 0, fmt::format("variable '{}' is {} in the original, {} compiled", name,
+                                                     integer ? "an integer" : "a float", it->second ? "an integer" : "a float"),
+                              std::nullopt};
+  }
+  for (const auto& [name, integer] : vb)
+    if (!va.count(name))
+      return ScriptDifference{"SLSD", 0, fmt::format("variable '{}' is not in the original", name), std::nullopt};
+  // Reference lists as multisets of what their entries name.
+  std::multiset<std::string> ra, rb;
+  for (const ScriptRef& r : a.refs) ra.insert(entry_meaning(a, r));
+  for (const ScriptRef& r : b.refs) rb.insert(entry_meaning(b, r));
+  if (ra != rb) {
+    std::vector<std::string> only_a, only_b;
+    std::set_difference(ra.begin(), ra.end(), rb.begin(), rb.end(), std::back_inserter(only_a));
+    std::set_difference(rb.begin(), rb.end(), ra.begin(), ra.end(), std::back_inserter(only_b));
+    return ScriptDifference{"SCRO", 0,
+                            fmt::format("references only in the original: [{}]; only compiled: [{}]", fmt::join(only_a, ", "),
+                                        fmt::join(only_b, ", ")),
+                            std::nullopt};
+  }
+  if (a.header.type != b.header.type)
+    return ScriptDifference{"SCHR", 16, fmt::format("type: {} in the original, {} compiled", a.header.type, b.header.type),
+                            std::nullopt};
+  return std::nullopt;
+}
 
 std::optional<ScriptDifference> compare_scripts(const ScriptData& a, const ScriptData& b) {
   if (auto d = presence("SCDA", a.has_bytecode, b.has_bytecode)) return d;
@@ -210,44 +325,76 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
       report.failures.push_back(
           {s.record_type, s.form_id, s.editor_id, s.index, kind, std::move(field), byte, line, column, std::move(message)});
     };
-    ++report.compile.total;
+    const auto fail_all = [&](const std::string& message) {
+      for (ScriptCheckKind k : {ScriptCheckKind::Recompile, ScriptCheckKind::CompileFresh, ScriptCheckKind::Decompile,
+                                ScriptCheckKind::DecompileInPlace})
+        fail(k, "", 0, 0, 0, message);
+    };
+    if (!s.error) {
+      // Scripts calling commands whose opcodes no public source gives are counted apart.
+      bool unsourced = false;
+      try {
+        unsourced = detail::collect_hints(s.data).unsourced_commands;
+      } catch (const std::exception&) {
+      }
+      if (unsourced) {
+        ++report.unsourced;
+        continue;
+      }
+    }
+    ++report.recompile.total;
+    ++report.compile_fresh.total;
     ++report.decompile.total;
+    ++report.decompile_in_place.total;
     if (s.error) {
-      fail(ScriptCheckKind::Compile, "", 0, 0, 0, *s.error);
-      fail(ScriptCheckKind::Decompile, "", 0, 0, 0, *s.error);
+      fail_all(*s.error);
       continue;
     }
     const ScriptData& original = s.data;
-    CompileOptions co;
-    co.names = names.get();
-    co.previous = &original;
-    co.hints = options.hints ? &original : nullptr;
-    co.result_script = s.is_result_script();
-    co.result_locals = co.result_script ? result_locals(s, *names) : nullptr;
-    co.type = static_cast<ScriptType>(original.header.type);
-    co.obse_profile = profile;
-    co.obse_plugins = report.obse_plugins;
+    CompileOptions fresh;
+    fresh.names = names.get();
+    fresh.result_script = s.is_result_script();
+    fresh.result_locals = fresh.result_script ? result_locals(s, *names) : nullptr;
+    fresh.type = static_cast<ScriptType>(original.header.type);
+    fresh.obse_profile = profile;
+    fresh.obse_plugins = report.obse_plugins;
     if (profile == ObseProfile::Early) ++report.early_obse;
+    MasterFacts facts;
+    if (options.hints) facts = learn_master_facts(original, fresh);
+    fresh.facts = &facts;
+    CompileOptions in_place = fresh;
+    in_place.previous = &original;
 
     bool hinted = false;
-    // Compiles source and compares; true when identical.
-    const auto check = [&](ScriptCheckKind kind, std::string_view source) {
+    // Compiles source and compares (byte for byte, or by meaning); true when identical.
+    const auto check = [&](ScriptCheckKind kind, std::string_view source, const CompileOptions& co, bool by_meaning,
+                           ScriptCheckCounts& counts) {
       try {
         const CompileResult r = compile(source, co);
         hinted = hinted || r.hints_used > 0;
-        const auto diff = compare_scripts(original, r.script);
-        if (!diff) return true;
+        report.hints += r.hints_used;
+        const auto bytes = compare_scripts(original, r.script);
+        const auto diff = by_meaning && bytes ? compare_by_meaning(original, r.script) : bytes;
+        if (!diff) {
+          ++counts.identical;
+          if (!bytes) ++counts.byte_identical;
+          return;
+        }
         const std::uint32_t line = diff->bytecode_offset ? source_line_at(original.bytecode, *diff->bytecode_offset, source) : 0;
-        fail(kind, diff->field, diff->byte, line, 0, diff->message);
+        std::string message = diff->message;
+        if (by_meaning && !facts.problem.empty()) message += fmt::format(" (no master facts: {})", facts.problem);
+        fail(kind, diff->field, diff->byte, line, 0, std::move(message));
       } catch (const CompileError& e) {
-        fail(kind, "", 0, e.line(), e.column(), e.message());
+        std::string message = e.message();
+        if (!facts.problem.empty()) message += fmt::format(" (no master facts: {})", facts.problem);
+        fail(kind, "", 0, e.line(), e.column(), std::move(message));
       } catch (const std::exception& e) {  // a compiler bug must not stop the check of the rest
         fail(kind, "", 0, 0, 0, e.what());
       }
-      return false;
     };
 
-    if (check(ScriptCheckKind::Compile, original.source)) ++report.compile.identical;
+    check(ScriptCheckKind::Recompile, original.source, in_place, false, report.recompile);
+    check(ScriptCheckKind::CompileFresh, original.source, fresh, true, report.compile_fresh);
 
     std::string text;
     try {
@@ -259,10 +406,13 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
       text = decompile(original, dopt);
     } catch (const std::exception& e) {
       fail(ScriptCheckKind::Decompile, "", 0, 0, 0, fmt::format("does not decompile: {}", e.what()));
+      fail(ScriptCheckKind::DecompileInPlace, "", 0, 0, 0, fmt::format("does not decompile: {}", e.what()));
       if (hinted) ++report.hinted;
       continue;
     }
-    if (check(ScriptCheckKind::Decompile, text)) ++report.decompile.identical;
+    // The decompiled text names unknown forms by FormID; the facts still say which are globals.
+    check(ScriptCheckKind::Decompile, text, fresh, true, report.decompile);
+    check(ScriptCheckKind::DecompileInPlace, text, in_place, false, report.decompile_in_place);
     if (hinted) ++report.hinted;
   }
   return report;

@@ -252,12 +252,13 @@ std::vector<std::uint8_t> compile_changed(std::vector<std::uint8_t> bytes, const
     script::CompileOptions o;
     o.names = names.get();
     o.previous = &s->data;
-    // Names of masters that are not at hand keep the FormIDs the previous compile gave them.
-    o.hints = &s->data;
     o.result_script = s->is_result_script();
     o.result_locals = o.result_script ? script::result_locals(*s, *names) : nullptr;
     o.type = static_cast<script::ScriptType>(s->data.header.type);
     o.obse_plugins = builds;
+    // Names of masters that are not at hand: what the previous compile shows of them, by name.
+    const script::MasterFacts facts = script::learn_master_facts(s->data, o);
+    o.facts = &facts;
     script::CompileResult r;
     try {
       r = script::compile(c.script.source, o);

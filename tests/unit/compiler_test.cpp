@@ -45,27 +45,29 @@ TEST(Compiler, BareObsePlayerSharesVanillaPlayersEntry) {
   EXPECT_TRUE(contains(s.bytecode, {0x58, 0x02, 0x00, 0x2E, 0x10}));  // player.GetDead (0x102E) in a Let: entry 2
 }
 
-TEST(Compiler, RecompilingKeepsWhichDuplicateEntryEachNameHad) {
-  // Two entries for the player; the old bytes use entry 2 (for `player`) before entry 1 (for
-  // `PlayerRef`), as the editor's history can leave them. Recompiling the same text must give
-  // the same bytes: the first name takes the entry the old bytecode used first.
+TEST(Compiler, RecompilingNeverReadsThePreviousCode) {
+  // Two entries for the player. Which name made which entry is history the kept list does not
+  // show; the compiler must not look for it in the old bytes: names take the entries in list
+  // order as they first appear, whatever the previous SCDA holds.
   const std::string source = "scn t\nBegin GameMode\nif player.GetDead == 0\nendif\nif PlayerRef.GetDead == 0\nendif\nEnd\n";
   ScriptData old = compiled(source);
   ASSERT_EQ(old.refs.size(), 2u);
+  ScriptData swapped = old;  // the same lists, the old code using the entries the other way round
   const std::vector<std::uint8_t> one{0x72, 0x01, 0x00}, two{0x72, 0x02, 0x00};
-  auto a = std::search(old.bytecode.begin(), old.bytecode.end(), one.begin(), one.end());
-  auto b = std::search(old.bytecode.begin(), old.bytecode.end(), two.begin(), two.end());
-  ASSERT_TRUE(a != old.bytecode.end() && b != old.bytecode.end() && a < b);
+  auto a = std::search(swapped.bytecode.begin(), swapped.bytecode.end(), one.begin(), one.end());
+  auto b = std::search(swapped.bytecode.begin(), swapped.bytecode.end(), two.begin(), two.end());
+  ASSERT_TRUE(a != swapped.bytecode.end() && b != swapped.bytecode.end() && a < b);
   a[1] = 0x02;
   b[1] = 0x01;
+  swapped.bytecode.push_back(0xFF);  // nor does damage there matter
 
-  CompileOptions o;
-  o.previous = &old;
-  const ScriptData again = compiled(source, o);
-  EXPECT_EQ(again.bytecode, old.bytecode);
-  EXPECT_EQ(again.refs, old.refs);
-  // Without the old script, first use decides: entry 1 for player.
-  EXPECT_NE(compiled(source).bytecode, old.bytecode);
+  CompileOptions from_old, from_swapped;
+  from_old.previous = &old;
+  from_swapped.previous = &swapped;
+  const ScriptData x = compiled(source, from_old), y = compiled(source, from_swapped);
+  EXPECT_EQ(x.bytecode, old.bytecode);
+  EXPECT_EQ(y.bytecode, old.bytecode);
+  EXPECT_EQ(y.refs, old.refs);
 }
 
 TEST(Compiler, EarlyObseKeepsPercentEscapesAndGetInputTextHasNoArgumentCount) {
@@ -147,4 +149,28 @@ TEST(PluginNames, LeavesOutAMasterOfAnotherBuild) {
   EXPECT_NE(names->masters_mismatched()[0].find("Master.esm: 0 of the 1 forms"), std::string::npos)
       << names->masters_mismatched()[0];
   EXPECT_FALSE(names->find("Sword"));
+}
+
+TEST(Compiler, MasterFactsAreByName) {
+  // A stored script whose source names a form of a master that is not at hand.
+  ScriptData stored = compiled("scn t\nshort x\nBegin GameMode\nset x to @00012345.GetDead\nEnd\n");
+  stored.source = "scn t\nshort x\nBegin GameMode\nset x to MasterThing.GetDead\nEnd\n";
+  const MasterFacts facts = learn_master_facts(stored, CompileOptions{});
+  ASSERT_TRUE(facts.problem.empty()) << facts.problem;
+  ASSERT_EQ(facts.forms.count("masterthing"), 1u);
+  EXPECT_EQ(facts.forms.at("masterthing").form_id, 0x12345u);
+  EXPECT_FALSE(facts.forms.at("masterthing").global);
+
+  CompileOptions o;
+  o.facts = &facts;
+  const CompileResult same = compile(stored.source, o);
+  EXPECT_EQ(same.script.bytecode, stored.bytecode);
+  EXPECT_EQ(same.script.refs, stored.refs);
+  EXPECT_EQ(same.hints_used, 1u);
+  // An edit naming another master form finds no fact: an error, not the old entry.
+  EXPECT_THROW(compile("scn t\nshort x\nBegin GameMode\nset x to OtherThing.GetDead\nEnd\n", o), CompileError);
+  // A source that does not pair with the stored code teaches nothing.
+  ScriptData stale = stored;
+  stale.source = "scn t\nshort x\nBegin GameMode\nset x to MasterThing.GetDead + OtherThing.GetDead\nEnd\n";
+  EXPECT_FALSE(learn_master_facts(stale, CompileOptions{}).problem.empty());
 }

@@ -234,6 +234,10 @@ int run_compile(const CompileArgs& a) {
   o.obse_profile = parse_profile(a.obse);
   // The plugin's own scripts show which OBSE plugin builds it was made with.
   o.obse_plugins = script::obse_evidence(scripts).plugins;
+  // Names of masters that are not at hand: what the script's previous compile shows of them.
+  script::MasterFacts facts;
+  if (existing) facts = script::learn_master_facts(existing->data, o);
+  o.facts = &facts;
   script::CompileResult r;
   try {
     r = script::compile(source, o);

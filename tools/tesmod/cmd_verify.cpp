@@ -148,6 +148,22 @@ std::string failure_text(const script::ScriptCheckFailure& f) {
   return text + (f.field.empty() && !f.line ? " " : ": ") + f.message;
 }
 
+nlohmann::ordered_json script_checks_json(const script::ScriptCheckReport& r) {
+  const auto counts = [](const script::ScriptCheckCounts& c, bool by_meaning) {
+    nlohmann::ordered_json j = {{"total", c.total}, {"identical", c.identical}};
+    if (by_meaning) j["byte_identical"] = c.byte_identical;
+    return j;
+  };
+  return {{"script_recompile", counts(r.recompile, false)},
+          {"script_compile_fresh", counts(r.compile_fresh, true)},
+          {"script_decompile", counts(r.decompile, true)},
+          {"script_decompile_in_place", counts(r.decompile_in_place, false)},
+          {"script_unsourced", r.unsourced},
+          {"script_hinted", r.hinted},
+          {"script_hints", r.hints},
+          {"script_early_obse", r.early_obse}};
+}
+
 nlohmann::ordered_json failure_json(const script::ScriptCheckFailure& f) {
   nlohmann::ordered_json j;
   j["record_type"] = f.record_type.str();
@@ -164,8 +180,13 @@ nlohmann::ordered_json failure_json(const script::ScriptCheckFailure& f) {
 }
 
 std::string summary_text(const script::ScriptCheckReport& r) {
-  std::string s = fmt::format("scripts: compile {}/{} identical, decompile {}/{} identical, {} used hints",
-                              r.compile.identical, r.compile.total, r.decompile.identical, r.decompile.total, r.hinted);
+  std::string s = fmt::format(
+      "scripts: recompile {}/{} identical; compile fresh {}/{} identical by meaning ({} byte for byte); decompile {}/{} "
+      "by meaning ({} byte for byte), {}/{} recompiled in place; {} used master facts ({} facts)",
+      r.recompile.identical, r.recompile.total, r.compile_fresh.identical, r.compile_fresh.total,
+      r.compile_fresh.byte_identical, r.decompile.identical, r.decompile.total, r.decompile.byte_identical,
+      r.decompile_in_place.identical, r.decompile_in_place.total, r.hinted, r.hints);
+  if (r.unsourced) s += fmt::format("; {} left out (they call commands no public source gives)", r.unsourced);
   if (r.early_obse) s += fmt::format(", {} compiled as by an early OBSE", r.early_obse);
   if (!r.obse_plugins.empty()) s += fmt::format("; OBSE plugins: {}", fmt::join(r.obse_plugins, ", "));
   return s;
@@ -211,12 +232,7 @@ Command add_verify(CLI::App& app, Common& common) {
               }
               if (o.scripts) {
                 all_ok = all_ok && o.scripts->all_identical();
-                total.compile.total += o.scripts->compile.total;
-                total.compile.identical += o.scripts->compile.identical;
-                total.decompile.total += o.scripts->decompile.total;
-                total.decompile.identical += o.scripts->decompile.identical;
-                total.hinted += o.scripts->hinted;
-                total.early_obse += o.scripts->early_obse;
+                total.add(*o.scripts);
               }
               if (args->json) {
                 nlohmann::ordered_json j;
@@ -239,10 +255,7 @@ Command add_verify(CLI::App& app, Common& common) {
                 if (o.status == Outcome::Failed) j["error"] = o.error;
                 if (o.scripts) {
                   const script::ScriptCheckReport& r = *o.scripts;
-                  j["checks"] = {{"script_compile", {{"total", r.compile.total}, {"identical", r.compile.identical}}},
-                                 {"script_decompile", {{"total", r.decompile.total}, {"identical", r.decompile.identical}}},
-                                 {"script_hints", r.hinted},
-                                 {"script_early_obse", r.early_obse}};
+                  j["checks"] = script_checks_json(r);
                   j["script_obse_plugins"] = r.obse_plugins;
                   nlohmann::ordered_json failures = nlohmann::ordered_json::array();
                   for (const auto& f : r.failures) failures.push_back(failure_json(f));
@@ -278,7 +291,7 @@ Command add_verify(CLI::App& app, Common& common) {
             }
             if (args->deep && !args->json && args->files.size() > 1) {
               std::cout << fmt::format("total: {} files\n", args->files.size());
-              if (total.compile.total) std::cout << "  " << summary_text(total) << '\n';
+              if (total.recompile.total || total.unsourced) std::cout << "  " << summary_text(total) << '\n';
               for (const auto& [name, t] : check_totals)
                 std::cout << fmt::format("  {}: {}/{} identical\n", name, t.second, t.first);
             }
@@ -286,11 +299,7 @@ Command add_verify(CLI::App& app, Common& common) {
               nlohmann::ordered_json j;
               j["ok"] = all_ok;
               if (args->deep) {
-                j["script_totals"] = {
-                    {"script_compile", {{"total", total.compile.total}, {"identical", total.compile.identical}}},
-                    {"script_decompile", {{"total", total.decompile.total}, {"identical", total.decompile.identical}}},
-                    {"script_hints", total.hinted},
-                    {"script_early_obse", total.early_obse}};
+                j["script_totals"] = script_checks_json(total);
                 nlohmann::ordered_json totals = nlohmann::ordered_json::object();
                 for (const auto& [name, t] : check_totals) totals[name] = {{"total", t.first}, {"identical", t.second}};
                 j["check_totals"] = std::move(totals);

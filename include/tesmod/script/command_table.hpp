@@ -57,6 +57,9 @@ struct CommandInfo {
   std::uint8_t param_count;
   std::string_view return_type;  // OBSE return type ("String", "Array", "Form", ... or empty = number)
   std::string_view plugin;       // OBSE plugin commands: the plugin (and build) that registers it
+  // The opcode was learned from compiled scripts of the corpus, for want of a public source
+  // (MenuQue's): scripts calling it are counted apart by the script check.
+  bool unsourced = false;
 
   std::span<const ParamSpec> params() const;
   bool is_block() const { return kind == CommandKind::Block; }

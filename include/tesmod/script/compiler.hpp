@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tesmod/script/master_facts.hpp"
 #include "tesmod/script/names.hpp"
 #include "tesmod/script/obse_profile.hpp"
 #include "tesmod/script/script_data.hpp"
@@ -37,10 +38,10 @@ struct CompileOptions {
   // the given script (the quest's), when known.
   bool result_script = false;
   const ScriptData* result_locals = nullptr;
-  // Verify mode: facts that live only in a master that is not available (FormIDs of unknown
-  // names, whether a name is a global, variable indices of a master's script) may be taken from
-  // this compiled original.
-  const ScriptData* hints = nullptr;
+  // Facts that live only in a master that is not at hand (master_facts.hpp), by name.
+  const MasterFacts* facts = nullptr;
+  // Internal to learn_master_facts(): names nothing resolves get placeholders noted here.
+  MasterFacts* placeholders = nullptr;
   ScriptType type = ScriptType::Object;  // for new scripts
   // Which OBSE's compiler to match (see obse_profile.hpp).
   ObseProfile obse_profile = ObseProfile::Current;
@@ -51,7 +52,7 @@ struct CompileOptions {
 
 struct CompileResult {
   ScriptData script;      // SCHR, SCDA, SCTX (the source as given), SLSD/SCVR, SCRO/SCRV
-  unsigned hints_used = 0;  // facts taken from options.hints
+  unsigned hints_used = 0;  // facts taken from options.facts: each FormID, global flag and variable used
 };
 
 CompileResult compile(std::string_view source, const CompileOptions& options);
