@@ -721,7 +721,9 @@ class StatementCompiler {
       code_.u16(0);
       return;
     }
-    if (declaration_type(first)) {
+    // `ref.AddItem x`: a local may be named like a type keyword (`ref ref`); the editor reads
+    // `ref.AddItem` as one dotted word, so only a keyword followed by a blank declares.
+    if (declaration_type(first) && !t.peek(1).is(".")) {
       const Token& kw = t.next();
       c_.declare(kw, t.next());
       return;
@@ -927,11 +929,28 @@ class StatementCompiler {
     code_.u16(1);
     code_.u16(static_cast<std::uint16_t>(s.size()));
     code_.text(s);
-    Bytes vars;
-    std::uint16_t nvars = 0;
+    // One variable list and (MessageBox) one button list follow the text. OBSE scripts name
+    // string variables among the buttons (`"OK" $Icon sv`): `$name` is a button text OBSE reads
+    // at run time, a bare variable is a format argument (%z), so it joins the variable list
+    // wherever it stands.
+    const bool box = cmd.opcode == op::kMessageBox;
+    Bytes vars, buttons;
+    std::uint16_t nvars = 0, nbuttons = 0;
     while (true) {
       while (t.peek().is(",")) t.next();
-      if (t.at_end() || t.peek().kind != TokenKind::Word) break;
+      if (t.at_end()) break;
+      if (box && (is_string_var_text(t) || t.peek().kind == TokenKind::String)) {
+        std::string bt = is_string_var_text(t) ? take_string_var_text(t) : obse_string(t.next().text, c_.options.obse_profile);
+        buttons.u16(1);
+        buttons.u16(static_cast<std::uint16_t>(bt.size()));
+        buttons.text(bt);
+        ++nbuttons;
+        continue;
+      }
+      if (t.peek().kind != TokenKind::Word) {
+        if (box) c_.fail(t.peek(), "expected a quoted button text or a variable");
+        break;
+      }
       if (!vanilla_variable(c_, t, vars)) {
         auto f = c_.form(t.peek(), false);
         if (!f || f->kind != Resolved::Kind::Global) c_.fail(t.peek(), fmt::format("'{}' is not a variable", t.peek().text));
@@ -943,29 +962,11 @@ class StatementCompiler {
     }
     code_.u16(nvars);
     code_.append(vars);
-    if (cmd.opcode == op::kMessageBox) {
-      Bytes buttons;
-      std::uint16_t n = 0;
-      while (true) {
-        while (t.peek().is(",")) t.next();
-        if (t.at_end()) break;
-        std::string bt;
-        if (is_string_var_text(t)) {
-          bt = take_string_var_text(t);
-        } else {
-          const Token& b = t.next();
-          if (b.kind != TokenKind::String) c_.fail(b, "expected a quoted button text");
-          bt = obse_string(b.text, c_.options.obse_profile);
-        }
-        buttons.u16(1);
-        buttons.u16(static_cast<std::uint16_t>(bt.size()));
-        buttons.text(bt);
-        ++n;
-      }
-      code_.u16(n);
+    if (box) {
+      code_.u16(nbuttons);
       code_.append(buttons);
     } else {
-      while (t.peek().is(",")) t.next();
+      // Message: how many seconds it shows, 0 when not given.
       std::uint32_t seconds = 0;
       if (t.peek().kind == TokenKind::Number) seconds = static_cast<std::uint32_t>(std::strtod(std::string(t.next().text).c_str(), nullptr));
       code_.u32(seconds);

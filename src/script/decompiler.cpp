@@ -373,6 +373,8 @@ class Decompiler {
       default: {
         const CommandInfo& cmd = c_.command(opcode, at);
         line(command_statement(cmd, at));
+        // while/foreach sit at the level around them; their body is one level in.
+        if (cmd.parse == ParseStyle::BeginLoop) ++indent_;
         return;
       }
     }

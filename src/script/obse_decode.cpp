@@ -92,8 +92,9 @@ class ObseDecoder {
             Operand rhs = pop(at), lhs = pop(at);
             bool lp = op->right_assoc ? lhs.precedence <= op->precedence : lhs.precedence < op->precedence;
             bool rp = op->right_assoc ? rhs.precedence < op->precedence : rhs.precedence <= op->precedence;
-            std::string text = op->code == kMember ? wrap(lhs, lp) + "->" + member_name(rhs.text)  // b: a bare name
-                                                   : wrap(lhs, lp) + " " + std::string(op->text) + " " + wrap(rhs, rp);
+            std::string text = op->code == kMember     ? wrap(lhs, lp) + "->" + member_name(rhs.text)  // b: a bare name
+                               : op->code == kMakePair ? wrap(lhs, lp) + "::" + wrap(rhs, rp)
+                                                       : wrap(lhs, lp) + " " + std::string(op->text) + " " + wrap(rhs, rp);
             stack.push_back({std::move(text), op->precedence});
           }
         }
@@ -241,7 +242,6 @@ std::string decode_obse_statement(DecodeContext& c, const CommandInfo& cmd, std:
       r.u32("loop end offset");
       auto args = d.arg_list(end);
       if (args.size() != 1) c.fail(r.position(), fmt::format("{} with other than one expression", cmd.name));
-      ++indent;
       return std::string(cmd.name) + " " + args[0];
     }
     case ParseStyle::Loop:
