@@ -504,8 +504,18 @@ void vanilla_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Byt
     // No parameter list at all: not even the argument count is written.
     return;
   }
+  if (params.empty() && !always_count) return;  // the editor does not call the parser then
+  if (c.expression_args && cmd.kind != CommandKind::Plugin) {
+    // Compiler override: OBSE's hook of the default parser writes the mode, then parses the
+    // arguments as OBSE expressions. Commands of plugins built before OBSE v0020 keep the
+    // vanilla parser (Cmd_Plugin_Default_Parse); which plugin build a script used is not
+    // known here, so plugin commands are taken to be of those.
+    out.u16(c.expression_args_mode);
+    obse_argument_list(c, t, params.size(), out);
+    return;
+  }
   if (params.empty()) {
-    if (always_count) out.u16(0);
+    out.u16(0);
     return;
   }
   Bytes args;
@@ -748,8 +758,12 @@ class StatementCompiler {
     const Token& kw = t.next();
     if (block_start_) c_.fail(kw, "Begin inside another block (End is missing)");
     const Token& name = t.next();
-    const CommandInfo* block = name.is_word() ? find_block(name.text) : nullptr;
-    if (name.is("function")) block = find_block(std::uint16_t{0x07});
+    // `Begin _GameMode`: OBSE's compiler override for this block (see op::kOverrideCommand).
+    std::string_view block_name = name.is_word() ? name.text : std::string_view{};
+    c_.expression_args = block_name.size() > 1 && block_name[0] == '_';
+    if (c_.expression_args) block_name.remove_prefix(1);
+    const bool function = ascii::iequals(block_name, "function");
+    const CommandInfo* block = function ? find_block(std::uint16_t{0x07}) : find_block(block_name);
     if (!block) c_.fail(name, fmt::format("unknown block type '{}'", name.text));
     code_.u16(op::kBegin);
     const std::size_t len_at = code_.size();
@@ -757,13 +771,19 @@ class StatementCompiler {
     code_.u16(block->opcode);
     block_len_at_ = code_.size();
     code_.u32(0);
-    if (name.is("function")) {
+    c_.expression_args_mode = op::kOverrideBlockType;
+    if (function) {
       obse_function_header(c_, t, code_);
     } else if (!block->params().empty()) {
       vanilla_arguments(c_, t, *block, code_, true);
     }
+    c_.expression_args_mode = op::kOverrideCommand;
     code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
     block_start_ = code_.size();
+    if (c_.expression_args) {
+      code_.u16(op::kPushExecutionContext);
+      code_.u16(0);
+    }
     if (!c_.blocks_started) {
       // The editor lists the ref variables declared so far right after the first Begin line.
       c_.blocks_started = true;
@@ -776,6 +796,12 @@ class StatementCompiler {
     const Token& kw = t.next();
     if (!block_start_) c_.fail(kw, "End without Begin");
     if (!ifs_.empty()) c_.fail(kw, "End inside an If block (EndIf is missing)");
+    if (c_.expression_args) {
+      // OBSE moves the End after the context pop it inserts (and counts it in the block length).
+      code_.u16(op::kPopExecutionContext);
+      code_.u16(0);
+      c_.expression_args = false;
+    }
     code_.u16(op::kEnd);
     code_.u16(0);
     code_.patch32(block_len_at_, static_cast<std::uint32_t>(code_.size() - *block_start_));

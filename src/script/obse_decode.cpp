@@ -124,6 +124,11 @@ class ObseDecoder {
   std::string call_args(const CommandInfo& cmd, std::size_t end) {
     std::string out(cmd.name);
     if (cmd.parse == ParseStyle::Call) return out + call_block(end);
+    return out + joined_args(end);
+  }
+
+  std::string joined_args(std::size_t end) {
+    std::string out;
     for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
     return out;
   }
@@ -164,11 +169,15 @@ class ObseDecoder {
       // Vanilla arguments, always with the count (0 when the command takes none).
       std::uint16_t count = r.u16("argument count");
       auto params = cmd.params();
-      if (count > params.size()) c_.fail(lat + 2, fmt::format("{} takes at most {} arguments", cmd.name, params.size()));
       text = cmd.name;
-      for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+      if (c_.expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin) {
+        text += joined_args(end);
+      } else {
+        if (count > params.size()) c_.fail(lat + 2, fmt::format("{} takes at most {} arguments", cmd.name, params.size()));
+        for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+      }
       if (r.position() != end) c_.fail(r.position(), fmt::format("{} arguments end before the token length says", cmd.name));
-      has_args = count > 0;
+      has_args = text.size() > cmd.name.size();
     } else {
       text = call_args(cmd, end);
       has_args = text.size() > cmd.name.size();
@@ -224,6 +233,8 @@ std::string decode_function_parameters(DecodeContext& c, std::size_t end) {
   if (r.position() != end) c.fail(r.position(), "function header ends before the Begin length says");
   return out;
 }
+
+std::string decode_obse_argument_list(DecodeContext& c, std::size_t end) { return ObseDecoder(c).joined_args(end); }
 
 std::string decode_obse_arguments(DecodeContext& c, const CommandInfo& cmd, std::size_t end) {
   return ObseDecoder(c).call_args(cmd, end);

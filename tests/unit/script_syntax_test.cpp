@@ -326,3 +326,65 @@ TEST(ScriptSyntax, EventHandlersRoundTrip) {
              "RemoveEventHandler \"OnHit\" MyFunction\nDispatchEvent \"MyMod:Event\" a \"sender\"\n"
              "let s := GetCurrentEventName\nEnd\n");
 }
+
+// ---------------------------------------------------------------------------------------------
+// OBSE's compiler override: `Begin _GameMode` (obse_command_doc "Using OBSE expressions in
+// scripts"; xOBSE Hooks_Script.cpp/.h CompilerOverride). In such a block OBSE's hook of the
+// editor's default parser writes a mode word where the argument count goes (0xFFFE for the
+// block type's arguments, 0xFFFF for commands) and then the arguments as OBSE expressions
+// (ParseArgs); after the Begin statement it adds @PushExecutionContext (0x19A5), before End
+// @PopExecutionContext (0x19A6), each with length 0, the block length counting both.
+
+TEST(ScriptSyntax, CompilerOverrideBlockBytes) {
+  const ScriptData s = compiled("scn t\nBegin _GameMode\nplayer.AddItem SomeItem 1\nEnd\n");
+  Bytes expected{0x1D, 0x00, 0x00, 0x00,                                // ScriptName
+                 0x10, 0x00, 0x06, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,  // Begin GameMode, block 32 bytes
+                 0xA5, 0x19, 0x00, 0x00,                                // @PushExecutionContext
+                 0x1C, 0x00, 0x01, 0x00};                               // player.
+  append_u16(expected, opcode("AddItem"));
+  append(expected, {0x0C, 0x00, 0xFF, 0xFF, 0x02,                       // length 12, mode, 2 arguments
+                    0x05, 0x00, 'R', 0x02, 0x00,                        // SomeItem
+                    0x04, 0x00, 'B', 0x01,                              // 1
+                    0xA6, 0x19, 0x00, 0x00,                             // @PopExecutionContext
+                    0x11, 0x00, 0x00, 0x00});                           // End
+  EXPECT_EQ(s.bytecode, expected);
+  const std::string text = round_trip("scn t\nBegin _GameMode\nplayer.AddItem SomeItem 1\nEnd\n");
+  EXPECT_NE(text.find("Begin _GameMode\n  player.AddItem SomeItem 1\nEnd"), std::string::npos) << text;
+  // Without the underscore the same line is vanilla.
+  EXPECT_FALSE(contains(compiled("scn t\nBegin GameMode\nplayer.AddItem SomeItem 1\nEnd\n").bytecode, {0xFF, 0xFF}));
+}
+
+TEST(ScriptSyntax, CompilerOverrideBlockArgumentsAndNestedCalls) {
+  // The block type's argument: mode 0xFFFE, then 1001 as a short 'I' E9 03; the block is the
+  // push, the pop and End: 12 bytes.
+  const ScriptData menu = compiled("scn t\nBegin _MenuMode 1001\nEnd\n");
+  EXPECT_TRUE(contains(menu.bytecode, {0x10, 0x00, 0x0E, 0x00, 0x01, 0x00, 0x0C, 0x00, 0x00, 0x00, 0xFE, 0xFF, 0x01,
+                                       0x05, 0x00, 'I', 0xE9, 0x03, 0xA5, 0x19, 0x00, 0x00}));
+  // A call with arguments in a vanilla expression: the unquoted axis is a string.
+  const ScriptData pos = compiled("scn t\nfloat f\nBegin _GameMode\nset f to GetPos z\nDisable\nEnd\n");
+  Bytes get{0x20, 'X'};
+  append_u16(get, opcode("GetPos"));
+  append(get, {0x09, 0x00, 0xFF, 0xFF, 0x01, 0x06, 0x00, 'S', 0x01, 0x00, 'z'});
+  EXPECT_TRUE(contains(pos.bytecode, get));
+  // A command without parameters gets no argument bytes, as in vanilla code.
+  Bytes disable;
+  append_u16(disable, opcode("Disable"));
+  append(disable, {0x00, 0x00, 0xA6, 0x19});
+  EXPECT_TRUE(contains(pos.bytecode, disable));
+  // Inside an OBSE expression the parser always runs: mode and a zero count.
+  const ScriptData let = compiled("scn t\nref r\nBegin _GameMode\nlet r := GetSelf\nEnd\n");
+  Bytes self{'X', 0x00, 0x00};
+  append_u16(self, opcode("GetSelf"));
+  append(self, {0x05, 0x00, 0xFF, 0xFF, 0x00});
+  EXPECT_TRUE(contains(let.bytecode, self));
+
+  round_trip("scn t\nBegin _MenuMode 1001\nEnd\n");
+  round_trip("scn t\nfloat f\nBegin _GameMode\nset f to GetPos z\nDisable\nEnd\n");
+  round_trip("scn t\nref r\nBegin _GameMode\nlet r := GetSelf\nEnd\n");
+  // The documentation's example, with a second, ordinary block after it.
+  const std::string text = round_trip(
+      "scn t\narray_var someArray\nshort index\nBegin _GameMode\n  setPos someArray[index], (call MyFunction) + SomeRef.getPos z\n"
+      "  if index\n    player.AddItem someArray[0] index + 1\n  endif\nEnd\nBegin GameMode\n  SetPos z 5\nEnd\n");
+  EXPECT_NE(text.find("Begin _GameMode\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Begin GameMode\n  SetPos Z 5.0\n"), std::string::npos) << text;
+}
