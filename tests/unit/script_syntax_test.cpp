@@ -381,6 +381,8 @@ TEST(ScriptSyntax, CompilerOverrideBlockArgumentsAndNestedCalls) {
   round_trip("scn t\nBegin _MenuMode 1001\nEnd\n");
   round_trip("scn t\nfloat f\nBegin _GameMode\nset f to GetPos z\nDisable\nEnd\n");
   round_trip("scn t\nref r\nBegin _GameMode\nlet r := GetSelf\nEnd\n");
+  const std::string function = round_trip("scn t\nshort n\nBegin _Function {n}\nplayer.AddItem SomeItem n\nEnd\n");
+  EXPECT_NE(function.find("Begin _Function {n}\n"), std::string::npos) << function;
   // The documentation's example, with a second, ordinary block after it.
   const std::string text = round_trip(
       "scn t\narray_var someArray\nshort index\nBegin _GameMode\n  setPos someArray[index], (call MyFunction) + SomeRef.getPos z\n"
