@@ -143,6 +143,10 @@ class CompileContext {
   std::uint32_t variable_count = 0;
   unsigned hints_used = 0;  // distinct facts taken from options.facts
   bool blocks_started = false;
+  // Inside a `Begin _Name` block (OBSE's compiler override): default-parsed commands take OBSE
+  // expression arguments, after this mode word (op::kOverrideBlockType / kOverrideCommand).
+  bool expression_args = false;
+  std::uint16_t expression_args_mode = 0;
   std::uint32_t line = 0;
 
   [[noreturn]] void fail(const Token& at, const std::string& message) const;
@@ -187,6 +191,8 @@ void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out);
 
 // OBSE pieces used by the vanilla part.
 void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out);
+// u8 count + at most max_args OBSE expressions, each after a u16 length (ParseArgs).
+void obse_argument_list(CompileContext& c, Tokens& t, std::size_t max_args, Bytes& out);
 void obse_function_header(CompileContext& c, Tokens& t, Bytes& out);
 // %r -> line break, %q -> quote, as OBSE does to every string literal it compiles (not the
 // early builds: ObseProfile::Early keeps the text as written).

@@ -469,8 +469,18 @@ void vanilla_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Byt
     // No parameter list at all: not even the argument count is written.
     return;
   }
+  if (params.empty() && !always_count) return;  // the editor does not call the parser then
+  if (c.expression_args && cmd.kind != CommandKind::Plugin) {
+    // Compiler override: OBSE's hook of the default parser writes the mode, then parses the
+    // arguments as OBSE expressions. Commands of plugins built before OBSE v0020 keep the
+    // vanilla parser (Cmd_Plugin_Default_Parse); which plugin build a script used is not
+    // known here, so plugin commands are taken to be of those.
+    out.u16(c.expression_args_mode);
+    obse_argument_list(c, t, params.size(), out);
+    return;
+  }
   if (params.empty()) {
-    if (always_count) out.u16(0);
+    out.u16(0);
     return;
   }
   Bytes args;
@@ -686,7 +696,9 @@ class StatementCompiler {
       code_.u16(0);
       return;
     }
-    if (declaration_type(first)) {
+    // `ref.AddItem x`: a local may be named like a type keyword (`ref ref`); the editor reads
+    // `ref.AddItem` as one dotted word, so only a keyword followed by a blank declares.
+    if (declaration_type(first) && !t.peek(1).is(".")) {
       const Token& kw = t.next();
       c_.declare(kw, t.next());
       return;
@@ -711,8 +723,12 @@ class StatementCompiler {
     const Token& kw = t.next();
     if (block_start_) c_.fail(kw, "Begin inside another block (End is missing)");
     const Token& name = t.next();
-    const CommandInfo* block = name.is_word() ? find_block(name.text) : nullptr;
-    if (name.is("function")) block = find_block(std::uint16_t{0x07});
+    // `Begin _GameMode`: OBSE's compiler override for this block (see op::kOverrideCommand).
+    std::string_view block_name = name.is_word() ? name.text : std::string_view{};
+    c_.expression_args = block_name.size() > 1 && block_name[0] == '_';
+    if (c_.expression_args) block_name.remove_prefix(1);
+    const bool function = ascii::iequals(block_name, "function");
+    const CommandInfo* block = function ? find_block(std::uint16_t{0x07}) : find_block(block_name);
     if (!block) c_.fail(name, fmt::format("unknown block type '{}'", name.text));
     code_.u16(op::kBegin);
     const std::size_t len_at = code_.size();
@@ -720,13 +736,19 @@ class StatementCompiler {
     code_.u16(block->opcode);
     block_len_at_ = code_.size();
     code_.u32(0);
-    if (name.is("function")) {
+    c_.expression_args_mode = op::kOverrideBlockType;
+    if (function) {
       obse_function_header(c_, t, code_);
     } else if (!block->params().empty()) {
       vanilla_arguments(c_, t, *block, code_, true);
     }
+    c_.expression_args_mode = op::kOverrideCommand;
     code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
     block_start_ = code_.size();
+    if (c_.expression_args) {
+      code_.u16(op::kPushExecutionContext);
+      code_.u16(0);
+    }
     if (!c_.blocks_started) {
       // The editor lists the ref variables declared so far right after the first Begin line.
       c_.blocks_started = true;
@@ -739,6 +761,12 @@ class StatementCompiler {
     const Token& kw = t.next();
     if (!block_start_) c_.fail(kw, "End without Begin");
     if (!ifs_.empty()) c_.fail(kw, "End inside an If block (EndIf is missing)");
+    if (c_.expression_args) {
+      // OBSE moves the End after the context pop it inserts (and counts it in the block length).
+      code_.u16(op::kPopExecutionContext);
+      code_.u16(0);
+      c_.expression_args = false;
+    }
     code_.u16(op::kEnd);
     code_.u16(0);
     code_.patch32(block_len_at_, static_cast<std::uint32_t>(code_.size() - *block_start_));
@@ -892,11 +920,28 @@ class StatementCompiler {
     code_.u16(1);
     code_.u16(static_cast<std::uint16_t>(s.size()));
     code_.text(s);
-    Bytes vars;
-    std::uint16_t nvars = 0;
+    // One variable list and (MessageBox) one button list follow the text. OBSE scripts name
+    // string variables among the buttons (`"OK" $Icon sv`): `$name` is a button text OBSE reads
+    // at run time, a bare variable is a format argument (%z), so it joins the variable list
+    // wherever it stands.
+    const bool box = cmd.opcode == op::kMessageBox;
+    Bytes vars, buttons;
+    std::uint16_t nvars = 0, nbuttons = 0;
     while (true) {
       while (t.peek().is(",")) t.next();
-      if (t.at_end() || t.peek().kind != TokenKind::Word) break;
+      if (t.at_end()) break;
+      if (box && (is_string_var_text(t) || t.peek().kind == TokenKind::String)) {
+        std::string bt = is_string_var_text(t) ? take_string_var_text(t) : obse_string(t.next().text, c_.options.obse_profile);
+        buttons.u16(1);
+        buttons.u16(static_cast<std::uint16_t>(bt.size()));
+        buttons.text(bt);
+        ++nbuttons;
+        continue;
+      }
+      if (t.peek().kind != TokenKind::Word) {
+        if (box) c_.fail(t.peek(), "expected a quoted button text or a variable");
+        break;
+      }
       if (!vanilla_variable(c_, t, vars)) {
         auto f = c_.form(t.peek(), false);
         if (!f || (f->kind != Resolved::Kind::Global && !f->placeholder))
@@ -909,29 +954,11 @@ class StatementCompiler {
     }
     code_.u16(nvars);
     code_.append(vars);
-    if (cmd.opcode == op::kMessageBox) {
-      Bytes buttons;
-      std::uint16_t n = 0;
-      while (true) {
-        while (t.peek().is(",")) t.next();
-        if (t.at_end()) break;
-        std::string bt;
-        if (is_string_var_text(t)) {
-          bt = take_string_var_text(t);
-        } else {
-          const Token& b = t.next();
-          if (b.kind != TokenKind::String) c_.fail(b, "expected a quoted button text");
-          bt = obse_string(b.text, c_.options.obse_profile);
-        }
-        buttons.u16(1);
-        buttons.u16(static_cast<std::uint16_t>(bt.size()));
-        buttons.text(bt);
-        ++n;
-      }
-      code_.u16(n);
+    if (box) {
+      code_.u16(nbuttons);
       code_.append(buttons);
     } else {
-      while (t.peek().is(",")) t.next();
+      // Message: how many seconds it shows, 0 when not given.
       std::uint32_t seconds = 0;
       if (t.peek().kind == TokenKind::Number) seconds = static_cast<std::uint32_t>(std::strtod(std::string(t.next().text).c_str(), nullptr));
       code_.u32(seconds);

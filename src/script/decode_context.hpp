@@ -48,6 +48,9 @@ class DecodeContext {
   bool obse_calling_ref = false;
   // When set, the reference-list entries for the player are noted here as they are used.
   PlayerUses* player_uses = nullptr;
+  // Inside a block compiled with OBSE's compiler override (`Begin _GameMode`): default-parsed
+  // commands may carry OBSE expression arguments after the mode word op::kOverrideCommand.
+  bool expression_args = false;
   // Names for reference-list entries of the player, when the list has more than one.
   std::map<std::uint16_t, std::string> player_names;
   // A string literal as source text (quoted()), noting strings only an early OBSE writes.

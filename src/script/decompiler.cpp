@@ -184,6 +184,8 @@ std::string DecodeContext::call(const CommandInfo& cmd, std::size_t end) {
   }
   if (r.position() == end) return out;  // some callers leave out the count when nothing follows
   const std::uint16_t count = r.u16("argument count");
+  if (expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin)
+    return out + decode_obse_argument_list(*this, end);
   if (count > params.size())
     fail(r.position() - 2, fmt::format("{} takes at most {} arguments, the count says {}", cmd.name, params.size(), count));
   for (std::uint16_t i = 0; i < count; ++i) {
@@ -330,8 +332,18 @@ class Decompiler {
         if (at != 0) c_.fail(at, "ScriptName after the start of the script");
         return;
       case op::kBegin: return begin(at);
+      case op::kPopExecutionContext: {
+        // The compiler override's context pop, written by the compiler just before End.
+        const auto& code = c_.script.bytecode;
+        const bool before_end = at + 8 <= code.size() && code[at + 2] == 0 && code[at + 3] == 0 &&
+                                code[at + 4] == op::kEnd && code[at + 5] == 0;
+        if (!c_.expression_args || !before_end) c_.fail(at, "@PopExecutionContext outside the end of a `Begin _` block");
+        r.u16("length");
+        return;
+      }
       case op::kEnd:
         if (r.u16("length") != 0) c_.fail(at, "End with a non-zero length");
+        c_.expression_args = false;
         indent_ = 0;
         line("End");
         body_ += "\n";
@@ -379,6 +391,8 @@ class Decompiler {
       default: {
         const CommandInfo& cmd = c_.command(opcode, at);
         line(command_statement(cmd, at));
+        // while/foreach sit at the level around them; their body is one level in.
+        if (cmd.parse == ParseStyle::BeginLoop) ++indent_;
         return;
       }
     }
@@ -479,7 +493,11 @@ class Decompiler {
     r.u32("block length");
     const CommandInfo* block = find_block(type);
     if (!block) c_.fail(at, fmt::format("unknown begin block type 0x{:04X}", type));
-    std::string text = "Begin ";
+    // A block compiled with OBSE's compiler override starts with @PushExecutionContext.
+    const auto& code = c_.script.bytecode;
+    c_.expression_args = end + 4 <= code.size() && code[end] == (op::kPushExecutionContext & 0xFF) &&
+                         code[end + 1] == (op::kPushExecutionContext >> 8) && code[end + 2] == 0 && code[end + 3] == 0;
+    std::string text = c_.expression_args ? "Begin _" : "Begin ";
     if (is_obse_function_block(type)) {
       text += "Function " + decode_function_parameters(c_, end);
     } else {
@@ -487,11 +505,16 @@ class Decompiler {
       if (r.position() < end) {
         auto params = block->params();
         std::uint16_t count = r.u16("argument count");
-        if (count > params.size()) c_.fail(r.position() - 2, "block with more arguments than its type takes");
-        for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+        if (c_.expression_args && count == op::kOverrideBlockType) {
+          text += decode_obse_argument_list(c_, end);
+        } else {
+          if (count > params.size()) c_.fail(r.position() - 2, "block with more arguments than its type takes");
+          for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+        }
       }
     }
     if (r.position() != end) c_.fail(r.position(), "Begin statement length mismatch");
+    if (c_.expression_args) r.skip(4, "@PushExecutionContext");
     indent_ = 1;
     line_raw(text);
   }

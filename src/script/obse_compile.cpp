@@ -255,6 +255,10 @@ void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes&
     c.fail(t.peek(), fmt::format("unexpected '{}' after the {} expression", t.peek().text, cmd.name));
 }
 
+void obse_argument_list(CompileContext& c, Tokens& t, std::size_t max_args, Bytes& out) {
+  ObseParser(c, t).arg_list(out, max_args);
+}
+
 void obse_function_header(CompileContext& c, Tokens& t, Bytes& out) {
   out.u8(1);
   const Token& open = t.next();

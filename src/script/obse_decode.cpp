@@ -92,8 +92,9 @@ class ObseDecoder {
             Operand rhs = pop(at), lhs = pop(at);
             bool lp = op->right_assoc ? lhs.precedence <= op->precedence : lhs.precedence < op->precedence;
             bool rp = op->right_assoc ? rhs.precedence < op->precedence : rhs.precedence <= op->precedence;
-            std::string text = op->code == kMember ? wrap(lhs, lp) + "->" + member_name(rhs.text)  // b: a bare name
-                                                   : wrap(lhs, lp) + " " + std::string(op->text) + " " + wrap(rhs, rp);
+            std::string text = op->code == kMember     ? wrap(lhs, lp) + "->" + member_name(rhs.text)  // b: a bare name
+                               : op->code == kMakePair ? wrap(lhs, lp) + "::" + wrap(rhs, rp)
+                                                       : wrap(lhs, lp) + " " + std::string(op->text) + " " + wrap(rhs, rp);
             stack.push_back({std::move(text), op->precedence});
           }
         }
@@ -123,6 +124,11 @@ class ObseDecoder {
   std::string call_args(const CommandInfo& cmd, std::size_t end) {
     std::string out(cmd.name);
     if (cmd.parse == ParseStyle::Call) return out + call_block(end);
+    return out + joined_args(end);
+  }
+
+  std::string joined_args(std::size_t end) {
+    std::string out;
     for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
     return out;
   }
@@ -163,11 +169,15 @@ class ObseDecoder {
       // Vanilla arguments, always with the count (0 when the command takes none).
       std::uint16_t count = r.u16("argument count");
       auto params = cmd.params();
-      if (count > params.size()) c_.fail(lat + 2, fmt::format("{} takes at most {} arguments", cmd.name, params.size()));
       text = cmd.name;
-      for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+      if (c_.expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin) {
+        text += joined_args(end);
+      } else {
+        if (count > params.size()) c_.fail(lat + 2, fmt::format("{} takes at most {} arguments", cmd.name, params.size()));
+        for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
+      }
       if (r.position() != end) c_.fail(r.position(), fmt::format("{} arguments end before the token length says", cmd.name));
-      has_args = count > 0;
+      has_args = text.size() > cmd.name.size();
     } else {
       text = call_args(cmd, end);
       has_args = text.size() > cmd.name.size();
@@ -224,6 +234,8 @@ std::string decode_function_parameters(DecodeContext& c, std::size_t end) {
   return out;
 }
 
+std::string decode_obse_argument_list(DecodeContext& c, std::size_t end) { return ObseDecoder(c).joined_args(end); }
+
 std::string decode_obse_arguments(DecodeContext& c, const CommandInfo& cmd, std::size_t end) {
   return ObseDecoder(c).call_args(cmd, end);
 }
@@ -241,7 +253,6 @@ std::string decode_obse_statement(DecodeContext& c, const CommandInfo& cmd, std:
       r.u32("loop end offset");
       auto args = d.arg_list(end);
       if (args.size() != 1) c.fail(r.position(), fmt::format("{} with other than one expression", cmd.name));
-      ++indent;
       return std::string(cmd.name) + " " + args[0];
     }
     case ParseStyle::Loop:

@@ -32,8 +32,9 @@ inline constexpr ObseOperator kObseOperators[] = {
     {0x24, "::", 3, false, true},  {0x25, "&", 25, true, true},
 };
 
-// Codes the parsers treat specially: array subscript a[i] and member access a->b.
-inline constexpr std::uint8_t kSubscript = 0x18, kMember = 0x23;
+// Codes the parsers treat specially: array subscript a[i], member access a->b and the pair
+// a::b (written without blanks, as OBSE's documentation writes it).
+inline constexpr std::uint8_t kSubscript = 0x18, kMember = 0x23, kMakePair = 0x24;
 
 inline const ObseOperator* obse_operator(std::uint8_t code) {
   for (const ObseOperator& o : kObseOperators)
