@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <span>
 #include <unordered_map>
 #include <optional>
 #include <string>
@@ -64,10 +65,10 @@ struct Hints {
   std::set<std::string> obse_plugins;    // CommandInfo::plugin of the plugin commands called
   bool unsourced_commands = false;       // a command with CommandInfo::unsourced is called
 };
-Hints collect_hints(const ScriptData& original);
+Hints collect_hints(const ScriptData& original, std::span<const std::string> obse_plugins = {});
 // The script's code as decompiled text with no names at hand: forms as @FormID (the player as
 // `player`), variables of other scripts as @s5, locals by name. Raises tesmod::Error.
-std::string canonical_text(const ScriptData& script);
+std::string canonical_text(const ScriptData& script, std::span<const std::string> obse_plugins = {});
 
 // A tiny token cursor over one line.
 struct Tokens {

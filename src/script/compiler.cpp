@@ -857,6 +857,16 @@ class StatementCompiler {
     code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
   }
 
+  // Names an alternate OBSE plugin build that has the command, when one does.
+  static std::string unknown_command(std::string_view what, std::string_view name) {
+    for (std::string_view build : alternate_builds()) {
+      const std::string b(build);
+      if (find_command(name, std::span(&b, 1)))
+        return fmt::format("{} '{}' (the OBSE plugin build '{}' has it: compile with that build)", what, name, b);
+    }
+    return fmt::format("{} '{}'", what, name);
+  }
+
   void command_statement(Tokens& t) {
     const Token& first = t.peek();
     const CommandInfo* cmd = nullptr;
@@ -867,11 +877,11 @@ class StatementCompiler {
       t.next();
       const Token& name = t.next();
       cmd = c_.command(name.text);
-      if (!cmd) c_.fail(name, fmt::format("unknown command '{}'", name.text));
+      if (!cmd) c_.fail(name, unknown_command("unknown command", name.text));
     } else {
       const Token& name = t.next();
       cmd = c_.command(name.text);
-      if (!cmd) c_.fail(name, fmt::format("unknown command or statement '{}'", name.text));
+      if (!cmd) c_.fail(name, unknown_command("unknown command or statement", name.text));
     }
     begin_statement();
     if (calling) {

@@ -79,6 +79,9 @@ class DecodeContext {
   // `ref.var` for a variable of another script, given the ref-list entry and the var code.
   std::string remote_var(std::uint16_t ref_index, std::uint8_t code, std::uint16_t var_index);
   const CommandInfo& command(std::uint16_t opcode, std::size_t at) const;
+  // The name to write for a command: one the compiler reads back as this command (its short
+  // name where its name means another command of the chosen builds).
+  std::string_view command_name(const CommandInfo& cmd) const;
 
   // One vanilla argument of the given parameter type.
   std::string argument(std::uint8_t type);

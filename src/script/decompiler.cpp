@@ -71,11 +71,17 @@ std::string DecodeContext::remote_var(std::uint16_t ref_index, std::uint8_t code
 }
 
 const CommandInfo& DecodeContext::command(std::uint16_t opcode, std::size_t at) const {
-  const CommandInfo* c = find_command(opcode);
+  const CommandInfo* c = find_command(opcode, options.obse_plugins);
   if (!c) fail(at, fmt::format("unknown command opcode 0x{:04X}", opcode));
   if (usage && !c->plugin.empty()) usage->obse_plugins.emplace(c->plugin);
   if (usage && c->unsourced) usage->unsourced_commands = true;
   return *c;
+}
+
+std::string_view DecodeContext::command_name(const CommandInfo& cmd) const {
+  if (cmd.kind != CommandKind::Plugin || find_command(cmd.name, options.obse_plugins) == &cmd) return cmd.name;
+  if (!cmd.short_name.empty() && find_command(cmd.short_name, options.obse_plugins) == &cmd) return cmd.short_name;
+  return cmd.name;
 }
 
 // A string argument as source: the compiler turns %r into a line break and %q into a quote, so
@@ -176,7 +182,7 @@ std::string DecodeContext::argument(std::uint8_t type) {
 
 std::string DecodeContext::call(const CommandInfo& cmd, std::size_t end) {
   if (cmd.parse != ParseStyle::Default) return decode_obse_arguments(*this, cmd, end);
-  std::string out(cmd.name);
+  std::string out(command_name(cmd));
   auto params = cmd.params();
   if (params.empty()) {
     if (r.position() != end) fail(r.position(), fmt::format("{} takes no arguments but has {} bytes", cmd.name, end - r.position()));
@@ -419,7 +425,7 @@ class Decompiler {
   // Message/MessageBox: format string, the variables it shows, then (MessageBox) button texts.
   std::string message(const CommandInfo& cmd, std::size_t end) {
     auto& r = c_.r;
-    std::string out(cmd.name);
+    std::string out(c_.command_name(cmd));
     if (r.u16("argument count") != 1) c_.fail(r.position() - 2, "message with an argument count other than 1");
     std::uint16_t n = r.u16("string length");
     out += ' ' + c_.literal(r.bytes(n, "message text"));
@@ -585,9 +591,10 @@ std::string decompile(const ScriptData& script, const DecompileOptions& options)
 
 namespace detail {
 
-Hints collect_hints(const ScriptData& original) {
+Hints collect_hints(const ScriptData& original, std::span<const std::string> obse_plugins) {
   Hints hints;
   DecompileOptions options;
+  options.obse_plugins.assign(obse_plugins.begin(), obse_plugins.end());
   Decompiler d(original, options);
   d.context().usage = &hints;
   try {
@@ -598,8 +605,9 @@ Hints collect_hints(const ScriptData& original) {
   return hints;
 }
 
-std::string canonical_text(const ScriptData& script) {
+std::string canonical_text(const ScriptData& script, std::span<const std::string> obse_plugins) {
   DecompileOptions options;
+  options.obse_plugins.assign(obse_plugins.begin(), obse_plugins.end());
   Decompiler d(script, options);
   return d.run();
 }

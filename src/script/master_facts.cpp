@@ -35,8 +35,8 @@ MasterFacts learn_master_facts(const ScriptData& compiled, const CompileOptions&
 
   detail::Hints mine, stored;
   try {
-    mine = detail::collect_hints(learner);
-    stored = detail::collect_hints(compiled);
+    mine = detail::collect_hints(learner, options.obse_plugins);
+    stored = detail::collect_hints(compiled, options.obse_plugins);
   } catch (const Error& e) {
     out.problem = e.what();
     return out;

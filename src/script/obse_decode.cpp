@@ -122,7 +122,7 @@ class ObseDecoder {
 
   // Command arguments in OBSE form, joined for a call: compound args in parentheses.
   std::string call_args(const CommandInfo& cmd, std::size_t end) {
-    std::string out(cmd.name);
+    std::string out(c_.command_name(cmd));
     if (cmd.parse == ParseStyle::Call) return out + call_block(end);
     return out + joined_args(end);
   }
@@ -169,7 +169,7 @@ class ObseDecoder {
       // Vanilla arguments, always with the count (0 when the command takes none).
       std::uint16_t count = r.u16("argument count");
       auto params = cmd.params();
-      text = cmd.name;
+      text = c_.command_name(cmd);
       if (c_.expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin) {
         text += joined_args(end);
       } else {
@@ -177,10 +177,10 @@ class ObseDecoder {
         for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
       }
       if (r.position() != end) c_.fail(r.position(), fmt::format("{} arguments end before the token length says", cmd.name));
-      has_args = text.size() > cmd.name.size();
+      has_args = text.size() > c_.command_name(cmd).size();
     } else {
       text = call_args(cmd, end);
-      has_args = text.size() > cmd.name.size();
+      has_args = text.size() > c_.command_name(cmd).size();
     }
     if (ref) text = owner + "." + text;
     // A call with arguments swallows what follows it; as an operand it needs parentheses.

@@ -139,9 +139,9 @@ void ScriptCheckReport::add(const ScriptCheckReport& o) {
 namespace {
 
 // The decompiled body without its declarations (compared by name apart), line by line.
-std::vector<std::string> canonical_body(const ScriptData& s) {
+std::vector<std::string> canonical_body(const ScriptData& s, std::span<const std::string> obse_plugins) {
   std::vector<std::string> lines;
-  const std::string text = detail::canonical_text(s);
+  const std::string text = detail::canonical_text(s, obse_plugins);
   for (std::string_view line : detail::split_lines(text)) {
     const auto tokens = detail::tokenize(line);
     if (tokens.front().kind == detail::TokenKind::End || detail::declaration_type(tokens.front())) continue;
@@ -159,7 +159,8 @@ std::string entry_meaning(const ScriptData& s, const ScriptRef& r) {
 
 }  // namespace
 
-std::optional<ScriptDifference> compare_by_meaning(const ScriptData& a, const ScriptData& b) {
+std::optional<ScriptDifference> compare_by_meaning(const ScriptData& a, const ScriptData& b,
+                                                   std::span<const std::string> obse_plugins) {
   // No code and empty code mean the same (the editor keeps an SCDA it once wrote).
   if (!a.bytecode.empty() || !b.bytecode.empty())
     if (auto d = presence("SCDA", a.has_bytecode, b.has_bytecode)) return d;
@@ -169,12 +170,12 @@ std::optional<ScriptDifference> compare_by_meaning(const ScriptData& a, const Sc
                             std::nullopt};
   std::vector<std::string> ta, tb;
   try {
-    ta = canonical_body(a);
+    ta = canonical_body(a, obse_plugins);
   } catch (const std::exception& e) {
     return ScriptDifference{"SCDA", 0, fmt::format("the original does not decompile: {}", e.what()), std::nullopt};
   }
   try {
-    tb = canonical_body(b);
+    tb = canonical_body(b, obse_plugins);
   } catch (const std::exception& e) {
     return ScriptDifference{"SCDA", 0, fmt::format("the compiled code does not decompile: {}", e.what()), std::nullopt};
   }
@@ -334,7 +335,7 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
       // Scripts calling commands whose opcodes no public source gives are counted apart.
       bool unsourced = false;
       try {
-        unsourced = detail::collect_hints(s.data).unsourced_commands;
+        unsourced = detail::collect_hints(s.data, report.obse_plugins).unsourced_commands;
       } catch (const std::exception&) {
       }
       if (unsourced) {
@@ -374,7 +375,7 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
         hinted = hinted || r.hints_used > 0;
         report.hints += r.hints_used;
         const auto bytes = compare_scripts(original, r.script);
-        const auto diff = by_meaning && bytes ? compare_by_meaning(original, r.script) : bytes;
+        const auto diff = by_meaning && bytes ? compare_by_meaning(original, r.script, report.obse_plugins) : bytes;
         if (!diff) {
           ++counts.identical;
           if (!bytes) ++counts.byte_identical;
@@ -403,6 +404,7 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
       dopt.script_name = s.is_result_script() ? std::string() : s.editor_id;
       dopt.where = s.where;
       dopt.bytecode_offset = s.bytecode_offset;
+      dopt.obse_plugins = report.obse_plugins;
       text = decompile(original, dopt);
     } catch (const std::exception& e) {
       fail(ScriptCheckKind::Decompile, "", 0, 0, 0, fmt::format("does not decompile: {}", e.what()));

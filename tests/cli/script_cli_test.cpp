@@ -196,3 +196,27 @@ TEST_F(ScriptCli, CheckCompileAndVerifyDeep) {
   auto after = run_cli({"script", "list", copy});
   EXPECT_EQ(after.out.find("TesmodGreeting"), list.out.find("TesmodGreeting"));  // same place
 }
+
+TEST_F(ScriptCli, ObsePluginBuilds) {
+  // MPSendPos is a command of OOArena's OblivionOnline build only, whose opcodes other builds
+  // use too: the source names the build; the compiled plugin's source tells decompile which.
+  const std::string src = write_source("arena.txt", "scn ArenaTest\r\nbegin GameMode\r\n  player.MPSendPos\r\nend\r\n");
+  auto check = run_cli({"script", "check", src});
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_EQ(run_cli({"script", "check", src, "--obse-plugin", "ooarena"}).exit_code, 0);
+  auto unknown = run_cli({"script", "check", src, "--obse-plugin", "NoSuchBuild"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("OOArena 2007-09-03"), std::string::npos) << unknown.err;  // lists the builds
+  auto ambiguous = run_cli({"script", "check", src, "--obse-plugin", "OblivionOnline"});
+  EXPECT_EQ(ambiguous.exit_code, 2);
+  EXPECT_NE(ambiguous.err.find("more than one"), std::string::npos) << ambiguous.err;
+
+  const std::string out = (dir / "Arena.esp").string();
+  auto compile = run_cli({"script", "compile", plugin(), "--source", src, "-o", out});
+  ASSERT_EQ(compile.exit_code, 0) << compile.err;
+  auto dec = run_cli({"script", "decompile", out, "ArenaTest"});
+  ASSERT_EQ(dec.exit_code, 0) << dec.err;
+  EXPECT_NE(dec.out.find("  player.MPSendPos\n"), std::string::npos) << dec.out;
+  auto verify = run_cli({"verify", out, "--deep", "--json"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+}

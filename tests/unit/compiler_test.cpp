@@ -8,6 +8,7 @@
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/script/command_table.hpp"
 #include "tesmod/script/compiler.hpp"
+#include "tesmod/script/decompiler.hpp"
 #include "tesmod/script/obse_profile.hpp"
 #include "tesmod/script/plugin_names.hpp"
 
@@ -111,6 +112,67 @@ TEST(Compiler, PluginBuildsChooseTheirOwnOpcodes) {
   EXPECT_EQ(obse_evidence(s).plugins, trunk);
   EXPECT_TRUE(obse_evidence(compiled("scn t\nBegin GameMode\nMPSendActor\nEnd\n")).plugins.front().find("0x2000") !=
               std::string::npos);
+}
+
+TEST(Compiler, AlternateBuildsShadowTheDefaultOwnersOfTheirOpcodes) {
+  // OOArena's OblivionOnline build registers other commands at 0x2000-0x2015, opcodes the
+  // 0x2000 build with MPLogModOffset claims first: it is used only when chosen.
+  const std::string arena = find_obse_plugin_build("ooarena");
+  EXPECT_NE(arena.find("OOArena 2007-09-03"), std::string::npos);
+  EXPECT_THROW(find_obse_plugin_build("OblivionOnline"), std::invalid_argument);  // three builds
+  EXPECT_THROW(find_obse_plugin_build("NoSuchPlugin"), std::invalid_argument);
+  const std::vector<std::string> builds{arena};
+  EXPECT_EQ(find_command(std::uint16_t{0x2013})->name, "MPTotalPlayers");
+  EXPECT_EQ(find_command(std::uint16_t{0x2013}, builds)->name, "MPGetSpawnedRef");
+  EXPECT_EQ(find_command("MPSendPos"), nullptr);
+  EXPECT_EQ(find_command("MPSendPos", builds)->opcode, 0x2001);
+  EXPECT_EQ(find_command("MPGetStat", builds)->opcode, 0x2012);  // 0x200F in the default build
+
+  const std::string source = "scn t\nref r\nBegin GameMode\nplayer.MPSendPos\nset r to MPGetSpawnedRef 0\nEnd\n";
+  try {
+    compiled(source);
+    ADD_FAILURE() << "compiled without the build";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.message()).find(arena), std::string::npos) << e.message();
+  }
+  // The source names the build (MPSendPos is its own), the bytes alone could not.
+  EXPECT_EQ(alternate_builds_named_in(source), builds);
+  EXPECT_TRUE(alternate_builds_named_in("scn t\nBegin GameMode\nMPConnect\nEnd\n").empty());
+  CompileOptions o;
+  o.obse_plugins = builds;
+  const ScriptData s = compiled(source, o);
+  EXPECT_TRUE(contains(s.bytecode, {0x01, 0x20, 0x00, 0x00}));  // MPSendPos, no arguments
+  EXPECT_TRUE(contains(s.bytecode, {0x13, 0x20}));
+  DecompileOptions d;
+  d.obse_plugins = builds;
+  const std::string text = decompile(s, d);
+  EXPECT_NE(text.find("player.MPSendPos"), std::string::npos) << text;
+  EXPECT_NE(text.find("MPGetSpawnedRef 0"), std::string::npos) << text;
+  // Read with the default table the same bytes are other commands (0x2013 takes no arguments).
+  EXPECT_THROW(decompile(s, {}), Error);
+}
+
+TEST(Compiler, DecompiledPluginCommandsReadBackAsTheSameOpcode) {
+  // Every argument-less command of every OBSE plugin build, written as the decompiler names it,
+  // compiles back to its own opcode with that build chosen.
+  std::size_t checked = 0;
+  for (const std::string& build : obse_plugin_builds()) {
+    const std::vector<std::string> builds{build};
+    for (std::uint32_t op = 0x2000; op < 0x3000; ++op) {
+      const CommandInfo* c = find_command(static_cast<std::uint16_t>(op), builds);
+      if (!c || c->plugin != build || c->param_count != 0 || c->parse != ParseStyle::Default) continue;
+      const std::string_view name = find_command(c->name, builds) == c ? c->name : c->short_name;
+      if (find_command(name, builds) != c) continue;  // not reachable by any name of its build
+      CompileOptions o;
+      o.obse_plugins = builds;
+      const ScriptData s = compiled("scn t\nBegin GameMode\n" + std::string(name) + "\nEnd\n", o);
+      DecompileOptions d;
+      d.obse_plugins = builds;
+      EXPECT_EQ(compiled(decompile(s, d), o).bytecode, s.bytecode) << build << " " << c->name;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 50u);
 }
 
 namespace {

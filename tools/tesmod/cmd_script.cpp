@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <set>
+#include <span>
+#include <stdexcept>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -97,9 +100,10 @@ script::ScriptType parse_type(const std::string& text) {
   throw UsageError(fmt::format("script: unknown script type '{}': expected object, quest or magic-effect", text));
 }
 
-std::string decompile_one(const PluginScript& s, const script::NameSource& names) {
+std::string decompile_one(const PluginScript& s, const script::NameSource& names, const std::vector<std::string>& builds) {
   if (s.error) throw Error(s.where.file, s.where.offset, s.where.record, *s.error);
   script::DecompileOptions o;
+  o.obse_plugins = builds;
   o.names = &names;
   o.script_name = s.is_result_script() ? std::string() : s.editor_id;
   o.where = s.where;
@@ -142,9 +146,28 @@ int run_list(const std::string& path, bool json) {
   return kExitOk;
 }
 
-int run_decompile(const std::string& path, const std::string& which, const std::string& out_dir) {
+// The OBSE plugin builds to read and write a plugin's scripts with: those its scripts show
+// (obse_evidence), those a new source names, and those the user names with --obse-plugin.
+std::vector<std::string> obse_builds(std::span<const PluginScript> scripts, std::string_view source,
+                                     const std::vector<std::string>& named) {
+  std::set<std::string> builds;
+  for (std::string& b : script::obse_evidence(scripts).plugins) builds.insert(std::move(b));
+  for (std::string& b : script::alternate_builds_named_in(source)) builds.insert(std::move(b));
+  for (const std::string& n : named) {
+    try {
+      builds.insert(script::find_obse_plugin_build(n));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--obse-plugin: {}", e.what()));
+    }
+  }
+  return {builds.begin(), builds.end()};
+}
+
+int run_decompile(const std::string& path, const std::string& which, const std::string& out_dir,
+                  const std::vector<std::string>& named_builds) {
   PluginFile file = PluginFile::open(path);
   const std::vector<PluginScript> all = script::plugin_scripts(file);
+  const std::vector<std::string> builds = obse_builds(all, {}, named_builds);
   std::vector<const PluginScript*> chosen;
   if (which.empty()) {
     for (const PluginScript& s : all) chosen.push_back(&s);
@@ -165,7 +188,7 @@ int run_decompile(const std::string& path, const std::string& which, const std::
   for (const PluginScript* s : chosen) {
     std::string text;
     try {
-      text = decompile_one(*s, *names);
+      text = decompile_one(*s, *names, builds);
     } catch (const Error& e) {
       // One broken script does not stop the others; the exit code tells.
       if (chosen.size() == 1) throw;
@@ -192,6 +215,7 @@ struct CompileArgs {
   std::string output;
   std::string type = "object";
   std::string obse = "current";
+  std::vector<std::string> obse_plugins;  // --obse-plugin: builds named by the user
   bool in_place = false;
 };
 
@@ -233,7 +257,7 @@ int run_compile(const CompileArgs& a) {
   o.type = existing ? static_cast<script::ScriptType>(existing->data.header.type) : parse_type(a.type);
   o.obse_profile = parse_profile(a.obse);
   // The plugin's own scripts show which OBSE plugin builds it was made with.
-  o.obse_plugins = script::obse_evidence(scripts).plugins;
+  o.obse_plugins = obse_builds(scripts, source, a.obse_plugins);
   // Names of masters that are not at hand: what the script's previous compile shows of them.
   script::MasterFacts facts;
   if (existing) facts = script::learn_master_facts(existing->data, o);
@@ -268,7 +292,7 @@ int run_compile(const CompileArgs& a) {
 }
 
 int run_check(const std::string& source_path, const std::string& plugin_path, const std::string& type,
-              const std::string& obse) {
+              const std::string& obse, const std::vector<std::string>& named_builds) {
   const std::string source = read_text(source_path);
   std::optional<PluginFile> file;
   std::unique_ptr<script::PluginNames> names;
@@ -281,7 +305,6 @@ int run_check(const std::string& source_path, const std::string& plugin_path, co
     names = script::PluginNames::build(*file);
     scripts = script::plugin_scripts(*file);
     o.names = names.get();
-    o.obse_plugins = script::obse_evidence(scripts).plugins;
     // Recompiling an existing script keeps its variable indices and type.
     if (auto n = script_name(source))
       if (const PluginScript* existing = find_scpt(scripts, *n); existing && !existing->error) {
@@ -289,6 +312,7 @@ int run_check(const std::string& source_path, const std::string& plugin_path, co
         o.type = static_cast<script::ScriptType>(existing->data.header.type);
       }
   }
+  o.obse_plugins = obse_builds(scripts, source, named_builds);
   try {
     script::compile(source, o);
   } catch (const script::CompileError& e) {
@@ -322,6 +346,10 @@ Command add_script(CLI::App& app, Common&) {
   dec->add_option("FILE", args->file, "Plugin")->required();
   dec->add_option("SCRIPT", args->which, "EditorID or FormID of the record (default: every script)");
   dec->add_option("-o,--output", args->out_dir, "Directory for <EditorID or FormID>.txt files");
+  const char* build_help =
+      "OBSE plugin build the scripts were made with, by name or a unique part of it (repeatable; "
+      "builds the plugin's scripts show are used anyway)";
+  dec->add_option("--obse-plugin", args->compile.obse_plugins, build_help);
 
   CLI::App* comp = sub->add_subcommand("compile", "Compile a source file into a plugin's SCPT record (added if missing)");
   comp->add_option("FILE", args->compile.file, "Plugin")->required();
@@ -330,6 +358,7 @@ Command add_script(CLI::App& app, Common&) {
   comp->add_option("--type", args->compile.type, "Type of a new script: object, quest or magic-effect")->capture_default_str();
   const char* obse_help = "Compile like the current OBSE, or like an early one (strings keep %r and %q)";
   comp->add_option("--obse", args->compile.obse, obse_help)->capture_default_str();
+  comp->add_option("--obse-plugin", args->compile.obse_plugins, build_help);
   auto* out = comp->add_option("-o,--output", args->compile.output, "Where to write the plugin");
   auto* in_place = comp->add_flag("--in-place", args->compile.in_place, "Replace FILE itself (atomically)");
   out->excludes(in_place);
@@ -339,12 +368,14 @@ Command add_script(CLI::App& app, Common&) {
   check->add_option("--plugin", args->check_plugin, "Plugin (and masters beside it) that names refer to");
   check->add_option("--type", args->compile.type, "Script type: object, quest or magic-effect")->capture_default_str();
   check->add_option("--obse", args->compile.obse, obse_help)->capture_default_str();
+  check->add_option("--obse-plugin", args->compile.obse_plugins, build_help);
 
   return {sub, [args, list, dec, comp, check] {
             if (list->parsed()) return run_list(args->file, args->json);
-            if (dec->parsed()) return run_decompile(args->file, args->which, args->out_dir);
+            if (dec->parsed()) return run_decompile(args->file, args->which, args->out_dir, args->compile.obse_plugins);
             if (comp->parsed()) return run_compile(args->compile);
-            if (check->parsed()) return run_check(args->check_source, args->check_plugin, args->compile.type, args->compile.obse);
+            if (check->parsed()) return run_check(args->check_source, args->check_plugin, args->compile.type, args->compile.obse,
+                                                   args->compile.obse_plugins);
             return kExitUsage;
           }};
 }

@@ -68,9 +68,15 @@ struct CommandInfo {
 // Lookups over the built-in table. Names compare case-insensitively; short names count too.
 const CommandInfo* find_command(std::uint16_t opcode);
 const CommandInfo* find_command(std::string_view name);
-// Builds of one OBSE plugin may register a name at different opcodes (OblivionOnline did): the
-// command of a build in `plugins` (CommandInfo::plugin) wins, else the first registered.
+// Builds of one OBSE plugin may register a name at different opcodes, or different commands at
+// one opcode (OblivionOnline did both). The default table holds the first build to claim each
+// opcode; a build that reuses claimed opcodes is an *alternate* build, used only when listed in
+// `plugins` (CommandInfo::plugin values): then its commands win, by name and by opcode. Among
+// default-table builds sharing a name, a listed build's command wins, else the first registered.
+const CommandInfo* find_command(std::uint16_t opcode, std::span<const std::string> plugins);
 const CommandInfo* find_command(std::string_view name, std::span<const std::string> plugins);
+// The alternate builds, in table order.
+std::span<const std::string_view> alternate_builds();
 // Begin-block types share the opcode space of nothing else; looked up separately.
 const CommandInfo* find_block(std::uint16_t type);
 const CommandInfo* find_block(std::string_view name);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tesmod/error.hpp"
 #include "tesmod/script/names.hpp"
@@ -16,6 +17,9 @@ struct DecompileOptions {
   std::string script_name;            // written after `scn`; the record's EditorID
   ErrorContext where;                 // names the file and record in errors
   std::uint64_t bytecode_offset = Error::kNoOffset;  // file offset of SCDA's data, for errors
+  // OBSE plugin builds the script was compiled against (CommandInfo::plugin): an alternate
+  // build's commands replace the default owners of its opcodes (command_table.hpp).
+  std::vector<std::string> obse_plugins;
 };
 
 // Forms without a known EditorID are written `@0001ABCD` (the FormID as the plugin stores it),

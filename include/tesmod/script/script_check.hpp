@@ -51,8 +51,9 @@ std::optional<ScriptDifference> compare_scripts(const ScriptData& original, cons
 // Compares by meaning: the compiled code with every reference operand read as the FormID (or
 // local variable) its entry names and every local operand as the variable's name, of the same
 // length; the variables by name and type; the reference lists as multisets of what the entries
-// name; the script type. What differs, or nothing.
-std::optional<ScriptDifference> compare_by_meaning(const ScriptData& original, const ScriptData& compiled);
+// name; the script type. What differs, or nothing. `obse_plugins` as CompileOptions::obse_plugins.
+std::optional<ScriptDifference> compare_by_meaning(const ScriptData& original, const ScriptData& compiled,
+                                                   std::span<const std::string> obse_plugins = {});
 
 // The 1-based line of `source` holding the statement that covers byte `offset` of `bytecode`,
 // found by pairing statements with the source lines that compile to one (not blank, comment or
