@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -668,6 +669,7 @@ class StatementCompiler {
     s.header.compiled_size = static_cast<std::uint32_t>(s.bytecode.size());
     s.source = std::string(source);
     s.variables = std::move(c_.variables);
+    if (const ScriptData* prev = c_.options.previous) keep_previous_order(s.variables, *prev);
     s.refs = std::move(c_.refs);
     s.header.ref_count = static_cast<std::uint32_t>(s.refs.size());
     s.header.variable_count = c_.variable_count;
@@ -680,6 +682,19 @@ class StatementCompiler {
   }
 
  private:
+  // Recompiling keeps the editor's variable list: variables it already held stay in their
+  // places (SLSD order), new ones follow in declaration order. A source whose declarations were
+  // reordered after a compile therefore keeps the old SLSD order.
+  static void keep_previous_order(std::vector<LocalVariable>& vars, const ScriptData& previous) {
+    const auto place = [&](const LocalVariable& v) {
+      for (std::size_t i = 0; i < previous.variables.size(); ++i)
+        if (ascii::iequals(previous.variables[i].name, v.name)) return i;
+      return previous.variables.size();
+    };
+    std::stable_sort(vars.begin(), vars.end(),
+                     [&](const LocalVariable& a, const LocalVariable& b) { return place(a) < place(b); });
+  }
+
   // Starts a counted statement.
   void begin_statement() {
     if (!c_.options.result_script && !block_start_)

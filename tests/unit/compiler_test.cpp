@@ -46,6 +46,26 @@ TEST(Compiler, BareObsePlayerSharesVanillaPlayersEntry) {
   EXPECT_TRUE(contains(s.bytecode, {0x58, 0x02, 0x00, 0x2E, 0x10}));  // player.GetDead (0x102E) in a Let: entry 2
 }
 
+TEST(Compiler, RecompilingKeepsThePreviousVariableList) {
+  // Variables the previous compile held keep their indices and their SLSD places even when the
+  // source declares them in another order; new ones follow in declaration order.
+  const ScriptData first = compiled("scn t\nshort a\nfloat b\nBegin GameMode\nset a to b\nEnd\n");
+  CompileOptions o;
+  o.previous = &first;
+  const ScriptData again = compiled("scn t\nshort c\nfloat b\nshort a\nBegin GameMode\nset a to b + c\nEnd\n", o);
+  ASSERT_EQ(again.variables.size(), 3u);
+  EXPECT_EQ(again.variables[0].name, "a");
+  EXPECT_EQ(again.variables[0].index, 1u);
+  EXPECT_EQ(again.variables[1].name, "b");
+  EXPECT_EQ(again.variables[1].index, 2u);
+  EXPECT_EQ(again.variables[2].name, "c");
+  EXPECT_EQ(again.variables[2].index, 3u);
+  // A new script takes the declaration order.
+  const ScriptData fresh = compiled("scn t\nshort c\nfloat b\nshort a\nBegin GameMode\nEnd\n");
+  EXPECT_EQ(fresh.variables[0].name, "c");
+  EXPECT_EQ(fresh.variables[0].index, 1u);
+}
+
 TEST(Compiler, RecompilingNeverReadsThePreviousCode) {
   // Two entries for the player. Which name made which entry is history the kept list does not
   // show; the compiler must not look for it in the old bytes: names take the entries in list
