@@ -1,18 +1,44 @@
 #!/usr/bin/env bash
 # Every test: set up, build and run the suite, then build and run it again under
 # AddressSanitizer + UndefinedBehaviorSanitizer. Tests that need the corpus read it from
-# $TESMOD_CORPUS or ../shared/corpus (with CI=true a missing corpus fails).
+# $TESMOD_CORPUS (a relative path is taken from the directory this command is started in) or
+# ../shared/corpus beside the repository. A TESMOD_CORPUS that is not a directory stops the run;
+# with CI=true a missing corpus fails. The last line counts passed, failed and skipped tests, and
+# the run fails if any test skipped although a corpus was there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+start=$PWD
 "$root/scripts/setup.sh"
 jobs=$(nproc)
 
-echo "== release build and tests"
-"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release -DTESMOD_TESTS=ON
-ctest --test-dir "$root/build" -j"$jobs" --output-on-failure
+corpus=$("$root/scripts/resolve_corpus.sh" "$start")
+if [[ -n $corpus ]]; then
+  export TESMOD_CORPUS=$corpus
+  echo "== corpus: $corpus"
+else
+  unset TESMOD_CORPUS
+  echo "== no corpus (set TESMOD_CORPUS or place it at ../shared/corpus): corpus tests will skip"
+fi
 
-echo "== ASan + UBSan build and tests"
-"$root/scripts/build.sh" "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESMOD_SANITIZE=ON -DTESMOD_TESTS=ON
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir "$root/build-asan" -j"$jobs" --output-on-failure
-echo "== all tests passed"
+reports=()
+status=0
+run_suite() {  # NAME BUILD_DIR [CMAKE OPTIONS...]
+  local name=$1 dir=$2
+  shift 2
+  echo "== $name build and tests"
+  "$root/scripts/build.sh" "$dir" "$@"
+  rm -f "$dir/ctest-junit.xml"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$dir" -j"$jobs" --output-on-failure --output-junit "$dir/ctest-junit.xml" || status=1
+  reports+=("$name=$dir/ctest-junit.xml")
+}
+
+run_suite release "$root/build" -DCMAKE_BUILD_TYPE=Release -DTESMOD_TESTS=ON
+if ((status == 0)); then
+  run_suite asan "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESMOD_SANITIZE=ON -DTESMOD_TESTS=ON
+fi
+
+echo "== summary"
+summary_status=0
+python3 "$root/scripts/test_summary.py" ${corpus:+--corpus "$corpus"} "${reports[@]}" || summary_status=$?
+if ((status != 0 || summary_status != 0)); then exit 1; fi

@@ -5,4 +5,5 @@ target_sources(tesmod_tests PRIVATE
   unit/sample_save_test.cpp
   corpus/save_corpus_test.cpp
   cli/save_cli_test.cpp
+  cli/save_damage_cli_test.cpp
 )

@@ -21,6 +21,11 @@ std::filesystem::path corpus_dir() {
   return {};
 }
 
+bool corpus_named_but_missing() {
+  const char* env = std::getenv("TESMOD_CORPUS");
+  return env && *env && !std::filesystem::is_directory(env);
+}
+
 bool in_ci() {
   const char* ci = std::getenv("CI");
   return ci && std::string(ci) == "true";

@@ -17,9 +17,15 @@ bool in_ci();
 // Every plugin (.esp/.esm/.esl) in the corpus, sorted.
 std::vector<std::filesystem::path> corpus_plugins();
 
-// Skips (or, in CI, fails) the current test when the corpus is not there.
+// TESMOD_CORPUS is set but names no directory: a mistake to report, not a reason to skip.
+bool corpus_named_but_missing();
+
+// Skips (or, in CI, fails) the current test when the corpus is not there; fails when
+// TESMOD_CORPUS names a directory that does not exist.
 #define TESMOD_REQUIRE_CORPUS()                                                          \
   do {                                                                                   \
+    if (::tesmod::test::corpus_named_but_missing())                                      \
+      FAIL() << "TESMOD_CORPUS is set but is not a directory: " << std::getenv("TESMOD_CORPUS"); \
     if (::tesmod::test::corpus_dir().empty()) {                                          \
       if (::tesmod::test::in_ci()) FAIL() << "corpus not found and CI=true";             \
       GTEST_SKIP() << "corpus not found: set TESMOD_CORPUS or place it at ../shared/corpus"; \

@@ -789,6 +789,10 @@ def main():
     args, rest = parser.parse_known_args()
     CLI = args.cli
     env = os.environ.get("TESMOD_CORPUS", "")
+    if env and not os.path.isdir(env):
+        # A corpus named but not there is a mistake to report, not a reason to skip.
+        print("FAIL: TESMOD_CORPUS=%r is not a directory (relative paths resolve in %r)" % (env, os.getcwd()))
+        return 1
     if env:
         CORPUS = env
         TOOLS = os.path.join(env, "..", "tools")
