@@ -58,17 +58,18 @@ for binary in "$build"/fuzz/*_fuzzer; do
   after=$(find "$artifacts" -name "$name-*" | wc -l)
   crashes=$((after - before))
   if [ "$status" -ne 0 ] && [ "$crashes" -eq 0 ]; then crashes=1; fi  # died without an artifact
+  # A run that died early may print none of these: '?' then.
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
   line=$(printf '%-26s execs %-10s execs/s %-7s cov %-6s ft %-7s crashes %s' "$name" "${execs:-?}" "${rate:-?}" \
     "${cov:-?}" "${ft:-?}" "$crashes")
   echo "$line"
   summary+=("$line")
   if [ "$crashes" -ne 0 ]; then
     failed=1
-    grep -m1 -E 'ERROR: |SUMMARY: |runtime error|deadly signal|Test unit written' "$log" || true
+    grep -m2 -E 'oracle failed|runtime error|ERROR: |Test unit written' "$log" || true
   fi
 done
 
