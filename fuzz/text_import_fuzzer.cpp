@@ -5,11 +5,14 @@
 // read_entries_text for the header record and for the entries.
 //
 // Oracle: the text either raises SyntaxError with a line and column (import reports it as
-// file:line:column; line 0 only for plugin.txt as a whole) or tesmod::Error, or imports to plugin bytes. Those bytes either do not read
-// as a plugin (the reader checks what text cannot know: a HEDR version, records outside groups),
-// or they export, by the same code as `tesmod export`, to a text that imports to the same bytes.
+// file:line:column; line 0 only for plugin.txt as a whole), or tesmod::Error about the text as a
+// whole (its code page, no TES4 record first), or imports to plugin bytes. Those bytes either do
+// not read as a plugin (the reader checks what text cannot know: a HEDR version, records outside
+// groups), or they export, by the same code as `tesmod export`, to a text that imports to the
+// same bytes.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +69,22 @@ std::vector<std::string> file_list(const detail::PluginFileParts& parts, const T
   return files;
 }
 
+// read_entries_text, held to what import_plugin reports: a SyntaxError, which it names by file,
+// line and column (line_offset: lines of the file before text). Any other exception would reach
+// the user without saying where in the text it lies.
+void read_entries_located(std::string_view text, const RecordTextOptions& options, std::vector<std::uint8_t>& out,
+                          std::uint32_t line_offset) {
+  try {
+    read_entries_text(text, options, out);
+  } catch (const SyntaxError& e) {
+    TESMOD_FUZZ_CHECK(e.line() != 0 && e.column() != 0);
+    throw e.shifted(line_offset);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "\n%s\n", e.what());
+    TESMOD_FUZZ_CHECK(!"read_entries_text raised tesmod::Error, not SyntaxError");
+  }
+}
+
 // The text as import reads it. namer: the names to read it with; null for a LearningNamer over
 // the text's own file list. Raises SyntaxError or tesmod::Error as import does.
 Imported import_text(std::string_view text, const FormNamer* namer) {
@@ -80,12 +99,7 @@ Imported import_text(std::string_view text, const FormNamer* namer) {
   options.namer = namer ? namer : &learning;
   options.codec = &codec;
   options.default_form_version = parts.settings.form_version;
-  try {
-    read_entries_text(parts.header_record, options, out.bytes);
-  } catch (const SyntaxError& e) {
-    TESMOD_FUZZ_CHECK(e.line() != 0 && e.column() != 0);  // import must say where
-    throw e.shifted(parts.header_first_line - 1);
-  }
+  read_entries_located(parts.header_record, options, out.bytes, parts.header_first_line - 1);
   const std::size_t header = header_size(parts.settings.game);
   if (out.bytes.size() < header || Signature::from_bytes(out.bytes.data()) != kHeaderRecord)
     throw Error("plugin.txt", Error::kNoOffset, std::nullopt, "the first record must be the TES4 header record");
@@ -96,12 +110,7 @@ Imported import_text(std::string_view text, const FormNamer* namer) {
   const std::string_view entries = contents_end == std::string_view::npos ? std::string_view() : text.substr(contents_end + 1);
   const std::uint32_t entries_first_line =
       std::uint32_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(text.size() - entries.size()), '\n'));
-  try {
-    read_entries_text(entries, options, out.bytes);
-  } catch (const SyntaxError& e) {
-    TESMOD_FUZZ_CHECK(e.line() != 0 && e.column() != 0);
-    throw e.shifted(entries_first_line);
-  }
+  read_entries_located(entries, options, out.bytes, entries_first_line);
   return out;
 }
 
@@ -115,7 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const SyntaxError&) {
     return 0;  // with a line and column, or (line 0) about plugin.txt as a whole
   } catch (const Error&) {
-    return 0;  // a whole-text error (an unknown code page, no TES4 record)
+    return 0;  // about the text as a whole: an unknown code page, no TES4 record first
   }
   // A fixed file name: the text's own may be no file name at all ("/"), which export cannot write.
   std::optional<PluginFile> plugin;
