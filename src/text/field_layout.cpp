@@ -273,8 +273,10 @@ std::span<const FieldLayout* const> LayoutTable::lookup(std::uint64_t k) const {
   if (slots_.empty()) return {};
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t at = std::size_t((k * 0x9E3779B97F4A7C15ull) >> 40) & mask;; at = (at + 1) & mask) {
-    if (slots_[at].key == k) return *slots_[at].layouts;
+    // Empty first: key 0 (a field type of four zero bytes, looked up among the wildcard layouts)
+    // is never stored, and must not match an empty slot.
     if (slots_[at].key == 0) return {};
+    if (slots_[at].key == k) return *slots_[at].layouts;
   }
 }
 

@@ -170,6 +170,24 @@ TEST(RecordText, UnreadableRecordIsKeptAsStored) {
   EXPECT_EQ(f.read(text), record_bytes(h, broken, Game::SkyrimSE));
 }
 
+// Found by fuzz/text_import_fuzzer: a field type of four zero bytes was looked up among the
+// layouts of every record type under key 0, which matched an empty slot of the table.
+TEST(RecordText, FieldTypeOfZeroBytesIsHex) {
+  for (Game game : {Game::SkyrimSE, Game::Oblivion}) {
+    Fixture f(game);
+    RecordHeader h;
+    h.type = Signature("MISC");
+    h.form_id = 0x01000802;
+    h.form_version = game == Game::Oblivion ? 0 : 44;
+    const std::uint8_t data[] = {1, 2};
+    const auto body = body_of({Field::zstring("EDID", "Zero"), Field::bytes(Signature(), data)});
+    const std::string text = f.write(h, body);
+    EXPECT_NE(text.find("  0x00000000 hex 0102\n"), std::string::npos) << text;
+    EXPECT_EQ(f.read(text), record_bytes(h, body, game));
+    EXPECT_EQ(f.read("record MISC 01000802\n  0x00000000 hex 0102\n").size(), header_size(game) + 8);
+  }
+}
+
 TEST(RecordText, GroupsNestAndGetTheirSizes) {
   Fixture f(Game::Oblivion);
   const auto bytes = f.read(R"(group cell_children MyCoin stamp=0x00000C0E {

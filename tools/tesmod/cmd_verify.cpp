@@ -225,7 +225,10 @@ Command add_verify(CLI::App& app, Common& common) {
               const Outcome o = verify_one(path, common.threads, deep);
               all_ok = all_ok && o.status == Outcome::Identical && checks_identical(o);
               for (const auto& [name, c] : o.checks) {
-                auto it = std::find_if(check_totals.begin(), check_totals.end(), [&](const auto& t) { return t.first == name; });
+                // A structured binding named in a lambda: C++20, but not in clang before 16 (fuzz builds).
+                const std::string& check_name = name;
+                auto it = std::find_if(check_totals.begin(), check_totals.end(),
+                                       [&](const auto& t) { return t.first == check_name; });
                 if (it == check_totals.end()) it = check_totals.insert(check_totals.end(), {name, {0, 0}});
                 it->second.first += c.total;
                 it->second.second += c.identical;

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang++-14, ASan + UBSan), makes seed corpora from the plugin and
+# save corpus, and runs every fuzz/*_fuzzer target for SECONDS each (default 60):
+#
+#   scripts/fuzz.sh [SECONDS]
+#
+# Environment: TESMOD_CORPUS (default ../shared/corpus), TESMOD_FUZZ_BUILD (build folder, default
+# build-fuzz), TESMOD_JOBS (build jobs, default 1). Inputs a run finds are kept in
+# BUILD/fuzz-corpus/TARGET for the next run; crashing inputs go to BUILD/fuzz-artifacts/. Prints
+# per target the executions, executions per second, coverage (cov: edges, ft: features) and
+# crashes; exits non-zero when any target crashed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+corpus=${TESMOD_CORPUS:-$root/../shared/corpus}
+build=${TESMOD_FUZZ_BUILD:-$root/build-fuzz}
+jobs=${TESMOD_JOBS:-1}
+
+if ! command -v clang++-14 >/dev/null; then
+  echo "fuzz.sh: clang++-14 not found (Debian: apt-get install clang-14 libclang-rt-14-dev)" >&2
+  exit 2
+fi
+
+echo "== build ($build)"
+nice cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DTESMOD_FUZZ=ON -DTESMOD_TESTS=OFF \
+  -DTESMOD_SANITIZE=ON >/dev/null
+nice cmake --build "$build" -j"$jobs"
+
+seeds="$build/fuzz-seeds"
+echo "== seeds ($corpus -> $seeds)"
+if [ -d "$corpus" ]; then
+  rm -rf "$seeds"
+  ASAN_OPTIONS=detect_leaks=0 nice python3 "$root/scripts/make_fuzz_seeds.py" "$corpus" "$seeds" \
+    --tesmod "$build/tools/tesmod/tesmod"
+else
+  echo "no corpus at $corpus: targets start from their kept inputs only" >&2
+fi
+
+artifacts="$build/fuzz-artifacts"
+mkdir -p "$artifacts"
+failed=0
+summary=()
+for binary in "$build"/fuzz/*_fuzzer; do
+  [ -x "$binary" ] || continue
+  name=$(basename "$binary")
+  work="$build/fuzz-corpus/$name"
+  mkdir -p "$work"
+  dict="$root/fuzz/dict/${name%_fuzzer}.dict"
+  [ -f "$dict" ] || dict="$root/fuzz/dict/plugin.dict"
+  dirs=("$work")
+  [ -d "$seeds/$name" ] && dirs+=("$seeds/$name")
+  log="$build/fuzz-$name.log"
+  before=$(find "$artifacts" -name "$name-*" | wc -l)
+  echo "== $name: ${seconds}s (log: $log)"
+  status=0
+  nice "$binary" -max_total_time="$seconds" -timeout=30 -print_final_stats=1 -dict="$dict" \
+    -artifact_prefix="$artifacts/$name-" "${dirs[@]}" >"$log" 2>&1 || status=$?
+  after=$(find "$artifacts" -name "$name-*" | wc -l)
+  crashes=$((after - before))
+  if [ "$status" -ne 0 ] && [ "$crashes" -eq 0 ]; then crashes=1; fi  # died without an artifact
+  # A run that died early may print none of these: '?' then.
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
+  line=$(printf '%-26s execs %-10s execs/s %-7s cov %-6s ft %-7s crashes %s' "$name" "${execs:-?}" "${rate:-?}" \
+    "${cov:-?}" "${ft:-?}" "$crashes")
+  echo "$line"
+  summary+=("$line")
+  if [ "$crashes" -ne 0 ]; then
+    failed=1
+    grep -m2 -E 'oracle failed|runtime error|ERROR: |Test unit written' "$log" || true
+  fi
+done
+
+echo "== summary (${seconds}s per target)"
+printf '%s\n' "${summary[@]}"
+if [ "${#summary[@]}" -eq 0 ]; then
+  echo "no *_fuzzer targets in $build/fuzz" >&2
+  exit 2
+fi
+exit "$failed"
