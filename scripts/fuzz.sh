@@ -16,6 +16,7 @@ corpus=${TESMOD_CORPUS:-$root/../shared/corpus}
 build=${TESMOD_FUZZ_BUILD:-$root/build-fuzz}
 jobs=${TESMOD_JOBS:-1}
 
+"$root/scripts/setup.sh" --fuzz
 if ! command -v clang++-14 >/dev/null; then
   echo "fuzz.sh: clang++-14 not found (Debian: apt-get install clang-14 libclang-rt-14-dev)" >&2
   exit 2

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake libdeflate-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev
           libgtest-dev libpng-dev python3 git)
 if [[ "${1:-}" == "--bench" ]]; then packages+=(libbenchmark-dev hyperfine time); fi
+if [[ "${1:-}" == "--fuzz" ]]; then packages+=(clang-14 libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
