@@ -24,7 +24,8 @@ struct Operand {
 // A string as source text: the compiler turns %r into a line break and %q into a quote, so those
 // come back as %r and %q.
 std::string quoted(std::span<const std::uint8_t> text);
-// The shortest text that reads back as the same double, with a decimal point.
+// The shortest text that reads back as the same double, with a decimal point (infinities as a
+// number too large for a double). Not for NaN, which no text reads back as.
 std::string number_text(double v);
 
 // Which reference-list entries for the player vanilla and OBSE code use.
@@ -83,6 +84,8 @@ class DecodeContext {
   // name where its name means another command of the chosen builds).
   std::string_view command_name(const CommandInfo& cmd) const;
 
+  // A float literal's text (number_text()); NaN fails at byte `at`, as source cannot write one.
+  std::string float_literal(std::uint64_t bits, std::size_t at) const;
   // One vanilla argument of the given parameter type.
   std::string argument(std::uint8_t type);
   // `Name arg arg...` of a call whose opcode has been read; stops at end (exclusive position).

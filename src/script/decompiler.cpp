@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <cstdlib>
@@ -99,8 +100,11 @@ std::string quoted(std::span<const std::uint8_t> text) {
 
 // Shortest text that reads back as the same double.
 std::string number_text(double v) {
+  if (std::isinf(v)) {
+    // Source has no word for infinity, but a number past the largest double reads as one.
+    return std::string(v < 0 ? "-1" : "1") + std::string(309, '0') + ".0";
+  }
   std::string s = fmt::format("{}", v);
-  if (s.find("inf") != std::string::npos || s.find("nan") != std::string::npos) return s;
   if (s.find('e') != std::string::npos) {
     // Script tokenizers read no exponents: write the shortest fixed form that reads back.
     for (int digits = 1; digits <= 400; ++digits) {
@@ -133,6 +137,13 @@ std::string DecodeContext::literal(std::span<const std::uint8_t> text) {
   return quoted(text);
 }
 
+std::string DecodeContext::float_literal(std::uint64_t bits, std::size_t at) const {
+  double v;
+  std::memcpy(&v, &bits, 8);
+  if (std::isnan(v)) fail(at, "a float that is not a number (NaN): no source text compiles to one");
+  return number_text(v);
+}
+
 std::string DecodeContext::argument(std::uint8_t type) {
   const std::size_t at = r.position();
   switch (type) {
@@ -150,14 +161,16 @@ std::string DecodeContext::argument(std::uint8_t type) {
     default: break;
   }
   const std::uint8_t tag = r.u8("argument");
+  const bool numeric = type == param::kInteger || type == param::kFloat || type == param::kQuestStage;
+  // Source gives a form parameter a reference ('r') whatever is written (a number reads as a
+  // FormID), and a number parameter a literal of its own type: other tags have no text that
+  // compiles back to them.
+  if (numeric ? (tag == op::kLong && type == param::kFloat) || (tag == op::kDouble && type != param::kFloat)
+              : tag != op::kRefPrefix)
+    fail(at, fmt::format("argument tag 0x{:02X} does not fit parameter type 0x{:02X}", tag, type));
   switch (tag) {
     case op::kLong: return std::to_string(r.i32("integer argument"));
-    case op::kDouble: {
-      std::uint64_t bits = r.u64("float argument");
-      double v;
-      std::memcpy(&v, &bits, 8);
-      return number_text(v);
-    }
+    case op::kDouble: return float_literal(r.u64("float argument"), at);
     case op::kShortLocal:
     case op::kFloatLocal: return local(r.u16("variable index"));
     case op::kGlobal: {
@@ -167,7 +180,6 @@ std::string DecodeContext::argument(std::uint8_t type) {
     }
     case op::kRefPrefix: {
       std::uint16_t idx = r.u16("reference index");
-      bool numeric = type == param::kInteger || type == param::kFloat || type == param::kQuestStage;
       if (numeric && !r.at_end()) {
         // ref.var as a number; a form argument is the bare reference.
         std::uint8_t next = r.u8("variable kind");
@@ -267,7 +279,13 @@ std::string DecodeContext::expression(std::size_t len) {
     } else if ((c >= '0' && c <= '9') || c == '.') {
       std::size_t e = tok;
       while (e < end && data[e] != op::kPush) ++e;
-      stack.push_back({std::string(data.begin() + tok, data.begin() + e)});
+      // The number as written in source, kept as text: digits with at most one '.', as the
+      // tokenizer reads one number. Other bytes would read back as other tokens.
+      std::string_view text(reinterpret_cast<const char*>(data.data()) + tok, e - tok);
+      if (std::count(text.begin(), text.end(), '.') > 1 || text == "." ||
+          !std::all_of(text.begin(), text.end(), [](char d) { return (d >= '0' && d <= '9') || d == '.'; }))
+        fail(tok, fmt::format("number token '{}' is not a number source can write", text));
+      stack.push_back({std::string(text)});
       r.skip(e - tok, "number");
     } else if (c == '~') {
       r.u8("");
@@ -323,7 +341,8 @@ class Decompiler {
   }
 
   void line(const std::string& text) {
-    body_.append(static_cast<std::size_t>(indent_) * 2, ' ');
+    // A stray EndIf, Else or loop (the editor lets a stray EndIf through) takes the level below 0.
+    body_.append(static_cast<std::size_t>(std::max(indent_, 0)) * 2, ' ');
     body_ += text;
     body_ += '\n';
   }

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <vector>
 
 #include "bytecode.hpp"
+#include "lexer.hpp"
 #include "obse_operators.hpp"
 
 namespace tesmod::script::detail {
@@ -35,8 +35,13 @@ class ObseDecoder {
       return c_.local(index);
     }
     c_.note_remote(ref, index, static_cast<ObseVarType>(type));
+    // The compiler keys the owner of `owner.var` in OBSE code like a command's calling
+    // reference (the player as `PlayerRef`), so it is named like one.
+    c_.obse_calling_ref = true;
     // A variable of an unavailable script comes out as `owner.@<type letter><index>`.
-    return c_.remote_var(ref, static_cast<std::uint8_t>(kVarTypeLetter[type]), index);
+    std::string text = c_.remote_var(ref, static_cast<std::uint8_t>(kVarTypeLetter[type]), index);
+    c_.obse_calling_ref = false;
+    return text;
   }
 
   // One postfix token stream ending at end.
@@ -57,13 +62,7 @@ class ObseDecoder {
         case obse_token::kByte: stack.push_back({std::to_string(r.u8("byte literal"))}); break;
         case obse_token::kShort: stack.push_back({std::to_string(r.u16("short literal"))}); break;
         case obse_token::kLong: stack.push_back({std::to_string(r.u32("long literal"))}); break;
-        case obse_token::kDouble: {
-          std::uint64_t bits = r.u64("double literal");
-          double v;
-          std::memcpy(&v, &bits, 8);
-          stack.push_back({number_text(v)});
-          break;
-        }
+        case obse_token::kDouble: stack.push_back({c_.float_literal(r.u64("double literal"), at)}); break;
         case obse_token::kString: {
           std::uint16_t n = r.u16("string length");
           auto text = r.bytes(n, "string");
@@ -188,9 +187,17 @@ class ObseDecoder {
   }
 
  private:
+  // `a->b` for a string member that reads back as a bare name; other strings stay quoted
+  // (`a->"b c"`), which the compiler takes too.
   static std::string member_name(const std::string& quoted) {
-    if (quoted.size() >= 2 && quoted.front() == '"' && quoted.back() == '"') return quoted.substr(1, quoted.size() - 2);
-    return quoted;
+    if (quoted.size() < 3 || quoted.front() != '"' || quoted.back() != '"') return quoted;
+    const std::string name = quoted.substr(1, quoted.size() - 2);
+    bool digits = true;  // all digits: a number, not a name
+    for (char ch : name) {
+      if (!is_word_char(ch)) return quoted;
+      digits = digits && ch >= '0' && ch <= '9';
+    }
+    return digits ? quoted : name;
   }
   static std::string paren_if_compound(const std::string& a) {
     // `&` (box) and `*` (unbox) are binary operators too: after an argument they would join it.
