@@ -271,6 +271,7 @@ void obse_function_header(CompileContext& c, Tokens& t, Bytes& out) {
     if (p.kind == TokenKind::End) c.fail(p, "expected '}' to close the function parameters");
     const Local* v = c.local(p.text);
     if (!v) c.fail(p, fmt::format("function parameter '{}' is not a declared variable", p.text));
+    if (n == 0xFF) c.fail(p, "more than 255 function parameters (the count is a byte)");
     params.u16(static_cast<std::uint16_t>(v->index));
     params.u8(static_cast<std::uint8_t>(v->type));
     ++n;
@@ -283,6 +284,7 @@ void obse_function_header(CompileContext& c, Tokens& t, Bytes& out) {
   std::uint8_t na = 0;
   for (const Local& v : c.locals)
     if (v.type == ObseVarType::Array) {
+      if (na == 0xFF) c.fail(open, "more than 255 array variables for a function header (the count is a byte)");
       arrays.u16(static_cast<std::uint16_t>(v.index));
       ++na;
     }
