@@ -203,7 +203,7 @@ std::string DecodeContext::call(const CommandInfo& cmd, std::size_t end) {
   if (r.position() == end) return out;  // some callers leave out the count when nothing follows
   const std::uint16_t count = r.u16("argument count");
   if (expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin)
-    return out + decode_obse_argument_list(*this, end);
+    return out + decode_obse_argument_list(*this, end, params.size());
   if (count > params.size())
     fail(r.position() - 2, fmt::format("{} takes at most {} arguments, the count says {}", cmd.name, params.size(), count));
   for (std::uint16_t i = 0; i < count; ++i) {
@@ -531,7 +531,7 @@ class Decompiler {
         auto params = block->params();
         std::uint16_t count = r.u16("argument count");
         if (c_.expression_args && count == op::kOverrideBlockType) {
-          text += decode_obse_argument_list(c_, end);
+          text += decode_obse_argument_list(c_, end, params.size());
         } else {
           if (count > params.size()) c_.fail(r.position() - 2, "block with more arguments than its type takes");
           for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);

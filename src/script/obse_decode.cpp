@@ -12,6 +12,8 @@ namespace tesmod::script::detail {
 namespace {
 
 constexpr char kVarTypeLetter[] = {'f', 's', 't', 'a', 'r'};
+// Arguments a Call passes at most (the compiler's limit, as OBSE's).
+constexpr std::size_t kMaxCallArguments = 10;
 
 std::string wrap(const Operand& o, bool paren) { return paren ? "(" + o.text + ")" : o.text; }
 
@@ -104,11 +106,14 @@ class ObseDecoder {
   }
 
   // u8 count, then count x (u16 length incl. itself + tokens). Returns the args, each as text.
-  std::vector<std::string> arg_list(std::size_t end) {
+  // More than max_args is an error: the compiler reads no more (the rest of the line is left
+  // unread), so the text would compile to fewer.
+  std::vector<std::string> arg_list(std::size_t end, std::size_t max_args) {
     auto& r = c_.r;
     std::vector<std::string> args;
     if (r.position() == end) return args;
     std::uint8_t n = r.u8("argument count");
+    if (n > max_args) c_.fail(r.position() - 1, fmt::format("{} OBSE arguments where at most {} are read", n, max_args));
     for (std::uint8_t i = 0; i < n; ++i) {
       const std::size_t at = r.position();
       std::uint16_t len = r.u16("argument length");
@@ -123,12 +128,12 @@ class ObseDecoder {
   std::string call_args(const CommandInfo& cmd, std::size_t end) {
     std::string out(c_.command_name(cmd));
     if (cmd.parse == ParseStyle::Call) return out + call_block(end);
-    return out + joined_args(end);
+    return out + joined_args(end, cmd.param_count);
   }
 
-  std::string joined_args(std::size_t end) {
+  std::string joined_args(std::size_t end, std::size_t max_args) {
     std::string out;
-    for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
+    for (const std::string& a : arg_list(end, max_args)) out += " " + paren_if_compound(a);
     return out;
   }
 
@@ -142,7 +147,7 @@ class ObseDecoder {
     if (flen < 2 || fat + flen > end) c_.fail(fat, "Call function token does not fit");
     std::string fn = expression(fat + flen);
     std::string out = " " + paren_if_compound(fn);
-    for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
+    for (const std::string& a : arg_list(end, kMaxCallArguments)) out += " " + paren_if_compound(a);
     return out;
   }
 
@@ -170,7 +175,7 @@ class ObseDecoder {
       auto params = cmd.params();
       text = c_.command_name(cmd);
       if (c_.expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin) {
-        text += joined_args(end);
+        text += joined_args(end, params.size());
       } else {
         if (count > params.size()) c_.fail(lat + 2, fmt::format("{} takes at most {} arguments", cmd.name, params.size()));
         for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
@@ -241,7 +246,9 @@ std::string decode_function_parameters(DecodeContext& c, std::size_t end) {
   return out;
 }
 
-std::string decode_obse_argument_list(DecodeContext& c, std::size_t end) { return ObseDecoder(c).joined_args(end); }
+std::string decode_obse_argument_list(DecodeContext& c, std::size_t end, std::size_t max_args) {
+  return ObseDecoder(c).joined_args(end, max_args);
+}
 
 std::string decode_obse_arguments(DecodeContext& c, const CommandInfo& cmd, std::size_t end) {
   return ObseDecoder(c).call_args(cmd, end);
@@ -252,13 +259,13 @@ std::string decode_obse_statement(DecodeContext& c, const CommandInfo& cmd, std:
   ObseDecoder d(c);
   switch (cmd.parse) {
     case ParseStyle::Let: {
-      auto args = d.arg_list(end);
+      auto args = d.arg_list(end, 0xFF);
       if (args.size() != 1) c.fail(r.position(), "let with other than one expression");
       return "Let " + args[0];
     }
     case ParseStyle::BeginLoop: {
       r.u32("loop end offset");
-      auto args = d.arg_list(end);
+      auto args = d.arg_list(end, 0xFF);
       if (args.size() != 1) c.fail(r.position(), fmt::format("{} with other than one expression", cmd.name));
       return std::string(cmd.name) + " " + args[0];
     }

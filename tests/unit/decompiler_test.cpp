@@ -305,3 +305,16 @@ TEST(Decompiler, MemberNamesThatAreNoBareWordStayQuoted) {
   EXPECT_NE(text.find("a->\"12\""), std::string::npos) << text;
   EXPECT_NE(text.find("a->key"), std::string::npos) << text;
 }
+
+TEST(Decompiler, MoreObseArgumentsThanTheCommandTakesAreAnError) {
+  // sv_ToLower takes one argument; the compiler reads at most that many and leaves the rest of
+  // the line, so `sv_ToLower "a" "b"` compiled to one argument.
+  const std::vector<std::uint8_t> a = {0x06, 0x00, 'S', 0x01, 0x00, 'a'}, b = {0x06, 0x00, 'S', 0x01, 0x00, 'b'};
+  std::vector<std::uint8_t> one = {0x01};
+  one.insert(one.end(), a.begin(), a.end());
+  EXPECT_EQ(decompile(script_of(statement(opcode_of("sv_ToLower"), one)), {}), "\nsv_ToLower \"a\"\n");
+  std::vector<std::uint8_t> two = {0x02};
+  two.insert(two.end(), a.begin(), a.end());
+  two.insert(two.end(), b.begin(), b.end());
+  EXPECT_NE(decompile_error(script_of(statement(opcode_of("sv_ToLower"), two))).find("at most 1"), std::string::npos);
+}
