@@ -14,17 +14,24 @@
 // - decompile() returns text, or throws tesmod::Error whose offset is a byte of the SCDA (the
 //   fuzzer gives it a file offset); any other exception, crash or hang is a finding;
 // - when its text (text1) compiles (a new script; a result script when the code has no
-//   ScriptName) to y, then y must decompile to text1 again, and that text must compile to y
-//   byte for byte.
+//   ScriptName; with an early OBSE's compiler when x shows one, as `verify --deep` does) to y,
+//   then y must decompile to text1 again, and that text must compile to y byte for byte.
 // Text that does not compile is not a finding: arbitrary bytes say things source cannot (code
 // outside a block, an If without EndIf, Set on a form that is no global, unbalanced loops), and
 // x itself need not come back (non-canonical number text, argument counts, jump counts and
 // block lengths are not kept in the text). Once the compiler has spoken, though, the text is
-// canonical, and decompile(compile(text)) == text is what the decompiler promises, with one
-// freedom: when the reference list holds the player twice, `player` and `PlayerRef` name the two
-// entries in first-use order, so text1 may give them the other way round (both compile to y).
+// canonical, and decompile(compile(text)) == text is what the decompiler promises, with two
+// freedoms (comparable_text()), neither of which changes the bytes text compiles to:
+// - when the reference list holds the player twice, `player` and `PlayerRef` name the two
+//   entries in first-use order, so text1 may give them the other way round;
+// - a declaration's keyword beyond integer or not is read from use: `ref` from an SCRV entry,
+//   string_var/array_var from OBSE code. x may have an SCRV entry that no source makes (a ref
+//   variable in a script without blocks), and then text1 says `ref` where text2 says `float`.
+//   Where the keyword matters to the bytes (SCRV entries at the first Begin, OBSE variable
+//   types), the byte comparison of y with compile(text2) sees it.
 #include <cctype>
 #include <cstdint>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +39,7 @@
 #include "script_fuzz_support.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/script/command_table.hpp"
+#include "tesmod/script/obse_profile.hpp"
 
 namespace {
 
@@ -43,15 +51,24 @@ constexpr std::uint64_t kBytecodeOffset = 0x1000;
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
 
-// The text with every `PlayerRef` written `player` (the decompiler writes just these two
-// spellings; the fuzzer's variables are all `v<n>`).
-std::string one_player_name(std::string text) {
+// The text with the freedoms described above taken out: every `PlayerRef` written `player` (the
+// decompiler writes just these two spellings; the fuzzer's variables are all `v<n>`), and each
+// declaration keyword as the SLSD flag it sets (`short` or `float`): lines that start with one
+// (no statement starts with these words, and the fuzzer's variables are not named like them).
+std::string comparable_text(std::string text) {
   constexpr std::string_view kPlayerRef = "PlayerRef";
   for (std::size_t at = text.find(kPlayerRef); at != std::string::npos; at = text.find(kPlayerRef, at)) {
     const bool word_start = at == 0 || !word_char(text[at - 1]);
     const bool word_end = at + kPlayerRef.size() == text.size() || !word_char(text[at + kPlayerRef.size()]);
     if (word_start && word_end) text.replace(at, kPlayerRef.size(), "player");
     else at += kPlayerRef.size();
+  }
+  static constexpr std::pair<std::string_view, std::string_view> kSlsdFlag[] = {
+      {"ref ", "float "}, {"array_var ", "float "}, {"string_var ", "short "}};
+  for (std::size_t line = 0; line < text.size(); line = text.find('\n', line) + 1) {
+    for (const auto& [keyword, flag] : kSlsdFlag)
+      if (text.compare(line, keyword.size(), keyword) == 0) text.replace(line, keyword.size(), flag);
+    if (text.find('\n', line) == std::string::npos) break;
   }
   return text;
 }
@@ -108,6 +125,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   co.names = &names;
   co.obse_plugins = builds;
   co.result_script = !(x.bytecode.size() >= 2 && x.bytecode[0] == 0x1D && x.bytecode[1] == 0);
+  // Strings holding %r or %q as such: only an early OBSE keeps them, the current one reads them
+  // as a line break and a quote.
+  if (obse_evidence(x, builds).early_strings) co.obse_profile = ObseProfile::Early;
   ScriptData y;
   try {
     y = compile(text1, co).script;
@@ -119,6 +139,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   DecompileOptions again = dopt;
   again.bytecode_offset = Error::kNoOffset;
   const std::string text2 = fuzz::decompiles_and_compiles_back(y, co, again, text1);
-  if (one_player_name(text2) != one_player_name(text1)) fuzz::finding("decompiled text is no fixed point: decompile(compile(text)) != text", "", text1, text2);
+  if (comparable_text(text2) != comparable_text(text1)) fuzz::finding("decompiled text is no fixed point: decompile(compile(text)) != text", "", text1, text2);
   return 0;
 }
