@@ -478,6 +478,7 @@ class Decompiler {
     if (tag == op::kRefPrefix) {
       std::uint16_t idx = r.u16("reference index");
       std::uint8_t k = r.u8("variable kind");
+      if (k != op::kShortLocal && k != op::kFloatLocal) c_.fail(r.position() - 1, "expected 's' or 'f' in a message variable");
       return c_.remote_var(idx, k, r.u16("variable index"));
     }
     c_.fail(at, fmt::format("unexpected message variable tag 0x{:02X}", tag));

@@ -318,3 +318,16 @@ TEST(Decompiler, MoreObseArgumentsThanTheCommandTakesAreAnError) {
   two.insert(two.end(), b.begin(), b.end());
   EXPECT_NE(decompile_error(script_of(statement(opcode_of("sv_ToLower"), two))).find("at most 1"), std::string::npos);
 }
+
+TEST(Decompiler, MessageVariableOfAnotherScriptIsShortOrFloat) {
+  // Message "%.0f", ref.var: the variable's kind byte came out as written (`@00001234.@?5`),
+  // which does not compile; only 's' and 'f' do.
+  const auto message = [&](std::uint8_t kind) {
+    ScriptData s = script_of(statement(opcode_of("Message"), {0x01, 0x00, 0x04, 0x00, '%', '.', '0', 'f', 0x01, 0x00, 'r', 0x01,
+                                                               0x00, kind, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00}));
+    s.refs = {{ScriptRef::Kind::Object, 0x1234}};
+    return s;
+  };
+  EXPECT_EQ(decompile(message('f'), {}), "\nMessage \"%.0f\", @00001234.@f5\n");
+  EXPECT_NE(decompile_error(message(0xF3)).find("message variable"), std::string::npos);
+}
