@@ -40,8 +40,9 @@ class DecodeContext {
   ByteReader r;
   const ScriptData& script;
   const DecompileOptions& options;
-  // Local variables seen used as strings or arrays by OBSE code (for their declarations).
-  std::set<std::uint32_t> string_vars, array_vars;
+  // Local variables seen used as strings, arrays or refs by OBSE code (for their declarations:
+  // a ref variable has no SCRV entry in a script without blocks, but OBSE code names its type).
+  std::set<std::uint32_t> string_vars, array_vars, ref_vars;
   // When set, how the reference list is used is noted here (verify-mode hints).
   Hints* usage = nullptr;
   // Naming the calling reference of a command in OBSE expression code, where the compiler keys

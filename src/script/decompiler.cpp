@@ -335,6 +335,7 @@ class Decompiler {
     if (c_.string_vars.count(v.index)) return "string_var";
     if (c_.array_vars.count(v.index)) return "array_var";
     if (v.is_integer()) return "short";
+    if (c_.ref_vars.count(v.index)) return "ref";
     for (const ScriptRef& e : c_.script.refs)
       if (e.kind == ScriptRef::Kind::Variable && e.value == v.index) return "ref";
     return "float";

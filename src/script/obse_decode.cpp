@@ -34,6 +34,7 @@ class ObseDecoder {
     if (ref == 0) {
       if (type == 2) c_.string_vars.insert(index);
       if (type == 3) c_.array_vars.insert(index);
+      if (type == 4) c_.ref_vars.insert(index);
       return c_.local(index);
     }
     c_.note_remote(ref, index, static_cast<ObseVarType>(type));
@@ -237,6 +238,7 @@ std::string decode_function_parameters(DecodeContext& c, std::size_t end) {
     std::uint8_t type = r.u8("parameter type");
     if (type == 2) c.string_vars.insert(index);
     if (type == 3) c.array_vars.insert(index);
+    if (type == 4) c.ref_vars.insert(index);
     out += (i ? ", " : "") + c.local(index);
   }
   out += "}";

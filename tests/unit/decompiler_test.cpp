@@ -331,3 +331,15 @@ TEST(Decompiler, MessageVariableOfAnotherScriptIsShortOrFloat) {
   EXPECT_EQ(decompile(message('f'), {}), "\nMessage \"%.0f\", @00001234.@f5\n");
   EXPECT_NE(decompile_error(message(0xF3)).find("message variable"), std::string::npos);
 }
+
+TEST(Decompiler, RefVariableOfAScriptWithoutBlocksIsDeclaredRef) {
+  // A result script has no Begin, so its ref variables get no SCRV entry; OBSE code still names
+  // the type (V token 4), and `float r` compiled to type 0 there.
+  CompileOptions co;
+  co.result_script = true;
+  const ScriptData first = compile("ref r\nLet r := player\n", co).script;
+  ASSERT_EQ(first.refs, (std::vector<ScriptRef>{{ScriptRef::Kind::Object, kPlayerRef}}));
+  const std::string text = decompile(first, {});
+  EXPECT_NE(text.find("ref r\n"), std::string::npos) << text;
+  EXPECT_EQ(compile(text, co).script.bytecode, first.bytecode) << text;
+}
