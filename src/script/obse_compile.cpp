@@ -250,9 +250,13 @@ class ObseParser {
 
 void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out) {
   ObseParser p(c, t);
+  const std::size_t count_at = out.size();
   p.command_args(cmd, out);
-  if (!t.at_end() && cmd.parse != ParseStyle::Default && (cmd.parse == ParseStyle::Let || cmd.parse == ParseStyle::BeginLoop))
-    c.fail(t.peek(), fmt::format("unexpected '{}' after the {} expression", t.peek().text, cmd.name));
+  if (cmd.parse == ParseStyle::Let || cmd.parse == ParseStyle::BeginLoop) {
+    if (!t.at_end()) c.fail(t.peek(), fmt::format("unexpected '{}' after the {} expression", t.peek().text, cmd.name));
+    // `let` alone would compile to an empty argument list, which is no statement OBSE runs.
+    if (out.b[count_at] == 0) c.fail(t.peek(), fmt::format("{} without an expression", cmd.name));
+  }
 }
 
 void obse_argument_list(CompileContext& c, Tokens& t, std::size_t max_args, Bytes& out) {

@@ -330,3 +330,12 @@ TEST(Compiler, FunctionHeaderCountsAreBytes) {
   arrays.erase(arrays.rfind("array_var"));
   EXPECT_NO_THROW(decompile(compiled("scn a\n" + params + arrays + "Begin Function {" + list + "}\nEnd\n"), {}));
 }
+
+TEST(Compiler, LetAndLoopsNeedAnExpression) {
+  // `let` alone (or `let ,`) compiled to an empty argument list, which the decompiler rejects
+  // ("let with other than one expression"). Found by script_compile_fuzzer.
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nlet\nEnd\n").find("line 4"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nlet ,\nEnd\n").find("without an expression"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nBegin GameMode\nwhile\nloop\nEnd\n").find("without an expression"), std::string::npos);
+  EXPECT_NO_THROW(decompile(compiled("scn a\nshort x\nBegin GameMode\nlet x := 1\nwhile x\nloop\nEnd\n"), {}));
+}
