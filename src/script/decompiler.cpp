@@ -240,6 +240,19 @@ std::string DecodeContext::expression(std::size_t len) {
     return o;
   };
   const auto& data = script.bytecode;
+  // A call as an operand. OBSE arguments (an OBSE-parsed command, or any in a compiler-override
+  // block) take in all that can continue an expression after them, so as the operand of an
+  // operator such a call with arguments is written in parentheses; vanilla arguments end at
+  // the operator.
+  auto call_operand = [&](std::string owner, const CommandInfo& cmd, std::size_t call_end) -> Operand {
+    const std::size_t args_at = r.position();
+    const bool override_args = expression_args && cmd.kind != CommandKind::Plugin && call_end >= args_at + 2 &&
+                               args_at + 2 <= data.size() && data[args_at] == (op::kOverrideCommand & 0xFF) &&
+                               data[args_at + 1] == (op::kOverrideCommand >> 8);
+    std::string text = owner + call(cmd, call_end);
+    const bool has_args = text.size() > owner.size() + command_name(cmd).size();
+    return {std::move(text), has_args && (cmd.parse != ParseStyle::Default || override_args) ? 0 : kAtom};
+  };
   while (r.position() < end) {
     const std::size_t at = r.position();
     if (r.u8("expression token") != op::kPush) fail(at, "expected 0x20 before an expression token");
@@ -265,7 +278,7 @@ std::string DecodeContext::expression(std::size_t len) {
         const CommandInfo& cmd = command(r.u16("opcode"), cat);
         std::uint16_t n = r.u16("call length");
         std::string owner = ref(idx);  // before the arguments: first use follows the bytes
-        stack.push_back({owner + "." + call(cmd, r.position() + n)});
+        stack.push_back(call_operand(owner + ".", cmd, r.position() + n));
       } else {
         fail(r.position() - 1, fmt::format("expected 's', 'f' or 'X' after a reference, found 0x{:02X}", k));
       }
@@ -275,7 +288,7 @@ std::string DecodeContext::expression(std::size_t len) {
       const CommandInfo& cmd = command(r.u16("opcode"), cat);
       std::uint16_t n = r.u16("call length");
       if (n > end - r.position()) fail(cat, "call runs past the expression");
-      stack.push_back({call(cmd, r.position() + n)});
+      stack.push_back(call_operand("", cmd, r.position() + n));
     } else if ((c >= '0' && c <= '9') || c == '.') {
       std::size_t e = tok;
       while (e < end && data[e] != op::kPush) ++e;

@@ -343,3 +343,18 @@ TEST(Decompiler, RefVariableOfAScriptWithoutBlocksIsDeclaredRef) {
   EXPECT_NE(text.find("ref r\n"), std::string::npos) << text;
   EXPECT_EQ(compile(text, co).script.bytecode, first.bytecode) << text;
 }
+
+TEST(Decompiler, ObseCallsInVanillaExpressionsAreParenthesized) {
+  // `if eval (x) -1 && y`: eval's OBSE argument stops at `-1` (a new argument), and the vanilla
+  // expression goes on with `- 1 && y`. Written `eval x - 1 && y`, the OBSE argument took it all.
+  // Found by script_compile_fuzzer.
+  const std::string text = round_trip("scn t\nshort x\nshort y\nBegin GameMode\nif eval (x) -1 && y\nendif\n"
+                                      "if 2 * (eval x + 1)\nendif\nif -(eval x)\nendif\nif eval x\nendif\nEnd\n");
+  EXPECT_NE(text.find("If (eval x) - 1 && y\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("If 2 * (eval (x + 1))\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("If -(eval x)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("If eval x\n"), std::string::npos) << text;
+  // Vanilla arguments end at the operator: no parentheses.
+  EXPECT_NE(round_trip("scn t\nBegin GameMode\nif GetStage @00001234 == 5\nendif\nEnd\n").find("If GetStage @00001234 == 5\n"),
+            std::string::npos);
+}
