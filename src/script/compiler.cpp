@@ -531,7 +531,12 @@ const VanillaOp* vanilla_op(const Token& t) {
 }
 
 // A call inside an expression: 'X' opcode, u16 length (not counting itself), arguments.
-void expression_call(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out) {
+void expression_call(CompileContext& c, Tokens& t, const Token& name, const CommandInfo& cmd, Bytes& out) {
+  // Statements of their own have no value; let's expression would also have to end the line
+  // (`x + let y := 1`), which no decompiled text can keep once it is an operand.
+  if (cmd.parse == ParseStyle::Let || cmd.parse == ParseStyle::BeginLoop || cmd.parse == ParseStyle::Loop ||
+      cmd.parse == ParseStyle::Null)
+    c.fail(name, fmt::format("{} is a statement, not a value", name.text));
   Bytes args;
   if (cmd.parse == ParseStyle::Default) vanilla_arguments(c, t, cmd, args, false);
   else obse_arguments(c, t, cmd, args);
@@ -557,7 +562,7 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
     if (const CommandInfo* cmd = c.command(member.text)) {
       out.u8(op::kRefPrefix);
       out.u16(c.owner_entry(owner, owner_tok));
-      expression_call(c, t, *cmd, out);
+      expression_call(c, t, member, *cmd, out);
       return;
     }
     RemoteVar rv = c.remote_var(owner, owner_tok, member);
@@ -574,7 +579,7 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
       out.u8(r.local->vanilla_code());
       out.u16(static_cast<std::uint16_t>(r.local->index));
       return;
-    case Resolved::Kind::Command: return expression_call(c, t, *r.command, out);
+    case Resolved::Kind::Command: return expression_call(c, t, name, *r.command, out);
     case Resolved::Kind::Global:
       out.u8(op::kGlobal);
       out.u16(r.ref_index);

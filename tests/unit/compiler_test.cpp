@@ -339,3 +339,13 @@ TEST(Compiler, LetAndLoopsNeedAnExpression) {
   EXPECT_NE(compile_error("scn a\nBegin GameMode\nwhile\nloop\nEnd\n").find("without an expression"), std::string::npos);
   EXPECT_NO_THROW(decompile(compiled("scn a\nshort x\nBegin GameMode\nlet x := 1\nwhile x\nloop\nEnd\n"), {}));
 }
+
+TEST(Compiler, StatementCommandsAreNoValuesInVanillaExpressions) {
+  // `if x + let y := 1` compiled let as a call whose expression had to end the line; its
+  // decompiled text `x + (let (y := 1))` did not compile. Found by script_compile_fuzzer.
+  EXPECT_NE(compile_error("scn a\nshort x\nshort y\nBegin GameMode\nif x + let y := 1\nendif\nEnd\n").find("not a value"),
+            std::string::npos);
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nset x to loop\nEnd\n").find("not a value"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nset x to player.while x\nEnd\n").find("not a value"),
+            std::string::npos);
+}
