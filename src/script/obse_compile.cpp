@@ -173,9 +173,18 @@ class ObseParser {
   }
 
  private:
-  // A single operand with its subscripts, for Call's function token.
+  // A single operand with its subscripts, for Call's function token; a compound one in
+  // parentheses (`Call (ref.Command x)`), as the decompiler writes it: without them its
+  // arguments would run on into the function's.
   void operand_only(Bytes& out) {
-    operand(out);
+    if (t_.peek().is("(")) {
+      t_.next();
+      expression(out);
+      if (!t_.peek().is(")")) c_.fail(t_.peek(), "expected ')'");
+      t_.next();
+    } else {
+      operand(out);
+    }
     while (t_.peek().is("[")) {
       t_.next();
       expression(out);

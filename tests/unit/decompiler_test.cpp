@@ -358,3 +358,12 @@ TEST(Decompiler, ObseCallsInVanillaExpressionsAreParenthesized) {
   EXPECT_NE(round_trip("scn t\nBegin GameMode\nif GetStage @00001234 == 5\nendif\nEnd\n").find("If GetStage @00001234 == 5\n"),
             std::string::npos);
 }
+
+TEST(Decompiler, CompoundCallFunctionTokenReadsBack) {
+  // Call's function token may be a call with arguments; the decompiler writes it in
+  // parentheses so that its arguments stay apart from the function's, and the compiler did not
+  // read `Call (...)`. Found by script_compile_fuzzer.
+  const std::string text = round_trip("scn t\nref r\nBegin GameMode\nCall r.GetItemCount @00001234 1\nEnd\n");
+  EXPECT_NE(text.find("Call (r.GetItemCount @00001234) 1\n"), std::string::npos) << text;
+  EXPECT_EQ(round_trip(text), text);
+}
