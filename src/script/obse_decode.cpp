@@ -188,6 +188,9 @@ class ObseDecoder {
       has_args = text.size() > c_.command_name(cmd).size();
     }
     if (ref) text = owner + "." + text;
+    // A call that takes arguments but was given none would take what follows it (the next
+    // argument, a value after `::`) as its own: written in parentheses, it cannot.
+    if (!has_args && cmd.param_count > 0) return {"(" + text + ")", kAtom};
     // A call with arguments swallows what follows it; as an operand it needs parentheses.
     return {text, has_args ? 0 : kAtom};
   }

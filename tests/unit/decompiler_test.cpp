@@ -367,3 +367,13 @@ TEST(Decompiler, CompoundCallFunctionTokenReadsBack) {
   EXPECT_NE(text.find("Call (r.GetItemCount @00001234) 1\n"), std::string::npos) << text;
   EXPECT_EQ(round_trip(text), text);
 }
+
+TEST(Decompiler, ObseCallWithoutItsOptionalArgumentsIsParenthesized) {
+  // `ar_Map 4::(GetBipedIconPath) 5::x`: written bare, GetBipedIconPath took the next
+  // argument's 5 as its own. Found by script_compile_fuzzer.
+  const std::string text = round_trip(
+      "scn t\narray_var a\nshort x\nBegin GameMode\nLet a := ar_Map 4::(GetBipedIconPath) 5::x\n"
+      "Let x := GetSelf\nEnd\n");
+  EXPECT_NE(text.find("4::(GetBipedIconPath) 5::x"), std::string::npos) << text;
+  EXPECT_NE(text.find("Let x := GetSelf\n"), std::string::npos) << text;  // takes no arguments
+}
