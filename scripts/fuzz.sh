@@ -47,6 +47,7 @@ for binary in "$build"/fuzz/*_fuzzer; do
   work="$build/fuzz-corpus/$name"
   mkdir -p "$work"
   dict="$root/fuzz/dict/${name%_fuzzer}.dict"
+  [ -f "$dict" ] || dict="$root/fuzz/dict/${name%%_*}.dict"  # script_compile -> script.dict
   [ -f "$dict" ] || dict="$root/fuzz/dict/plugin.dict"
   dirs=("$work")
   [ -d "$seeds/$name" ] && dirs+=("$seeds/$name")

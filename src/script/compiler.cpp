@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "bytecode.hpp"
 #include "compile_context.hpp"
@@ -315,6 +316,19 @@ bool is_number_start(const Tokens& t) {
          (t.peek().is("-") && t.peek(1).kind == TokenKind::Number && t.peek(1).column == t.peek().column + 1);
 }
 
+// A number's integer value, truncated as a C cast truncates it; source may write more digits
+// than the type holds, where the cast is undefined: such numbers are held to the type's range.
+std::int32_t int32_value(double v) {
+  if (v <= -2147483649.0) return std::numeric_limits<std::int32_t>::min();
+  if (v >= 2147483648.0) return std::numeric_limits<std::int32_t>::max();
+  return static_cast<std::int32_t>(v);
+}
+std::uint32_t uint32_value(double v) {
+  if (v <= -1.0) return 0;
+  if (v >= 4294967295.0) return std::numeric_limits<std::uint32_t>::max();
+  return static_cast<std::uint32_t>(v);
+}
+
 // Reads a possibly negative number: its text and value.
 std::pair<std::string, double> read_number(Tokens& t) {
   std::string text;
@@ -429,7 +443,7 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
     case param::kAxis: return named(NamedParam::Axis, "X, Y or Z", true);
     case param::kCrimeType: {
       if (!is_number_start(t)) c.fail(tok, fmt::format("{} expects a crime type number", cmd.name));
-      out.u16(static_cast<std::uint16_t>(read_number(t).second));
+      out.u16(static_cast<std::uint16_t>(int32_value(read_number(t).second)));  // -1 is 0xFFFF
       return;
     }
     case param::kInteger:
@@ -442,7 +456,7 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
           out.f64(value);
         } else {
           out.u8(op::kLong);
-          out.u32(static_cast<std::uint32_t>(static_cast<std::int32_t>(value)));
+          out.u32(static_cast<std::uint32_t>(int32_value(value)));
         }
         return;
       }
@@ -517,7 +531,12 @@ const VanillaOp* vanilla_op(const Token& t) {
 }
 
 // A call inside an expression: 'X' opcode, u16 length (not counting itself), arguments.
-void expression_call(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out) {
+void expression_call(CompileContext& c, Tokens& t, const Token& name, const CommandInfo& cmd, Bytes& out) {
+  // Statements of their own have no value; let's expression would also have to end the line
+  // (`x + let y := 1`), which no decompiled text can keep once it is an operand.
+  if (cmd.parse == ParseStyle::Let || cmd.parse == ParseStyle::BeginLoop || cmd.parse == ParseStyle::Loop ||
+      cmd.parse == ParseStyle::Null)
+    c.fail(name, fmt::format("{} is a statement, not a value", name.text));
   Bytes args;
   if (cmd.parse == ParseStyle::Default) vanilla_arguments(c, t, cmd, args, false);
   else obse_arguments(c, t, cmd, args);
@@ -543,7 +562,7 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
     if (const CommandInfo* cmd = c.command(member.text)) {
       out.u8(op::kRefPrefix);
       out.u16(c.owner_entry(owner, owner_tok));
-      expression_call(c, t, *cmd, out);
+      expression_call(c, t, member, *cmd, out);
       return;
     }
     RemoteVar rv = c.remote_var(owner, owner_tok, member);
@@ -560,7 +579,7 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
       out.u8(r.local->vanilla_code());
       out.u16(static_cast<std::uint16_t>(r.local->index));
       return;
-    case Resolved::Kind::Command: return expression_call(c, t, *r.command, out);
+    case Resolved::Kind::Command: return expression_call(c, t, name, *r.command, out);
     case Resolved::Kind::Global:
       out.u8(op::kGlobal);
       out.u16(r.ref_index);
@@ -695,6 +714,14 @@ class StatementCompiler {
                      [&](const LocalVariable& a, const LocalVariable& b) { return place(a) < place(b); });
   }
 
+  // Writes a statement's length (its bytes after the length field). Every length inside a
+  // statement counts a part of it, so a statement that fits has parts that fit.
+  void patch_length(std::size_t len_at) {
+    const std::size_t length = code_.size() - len_at - 2;
+    if (length > 0xFFFF) c_.fail(1, fmt::format("the statement compiles to {} bytes; one holds at most 65535", length));
+    code_.patch16(len_at, static_cast<std::uint16_t>(length));
+  }
+
   // Starts a counted statement.
   void begin_statement() {
     if (!c_.options.result_script && !block_start_)
@@ -706,6 +733,9 @@ class StatementCompiler {
     const Token& first = t.peek();
     if (!first.is_word()) c_.fail(first, fmt::format("a statement cannot start with '{}'", first.text));
     if (first.is("scn") || first.is("scriptname")) {
+      // Only the first statement: a ScriptName later in the code is one the decompiler reads as
+      // damage (and a second name for one script).
+      if (code_.size() != 0) c_.fail(first, "ScriptName after the start of the script");
       t.next();
       code_.u16(op::kScriptName);
       code_.u16(0);
@@ -758,7 +788,7 @@ class StatementCompiler {
       vanilla_arguments(c_, t, *block, code_, true);
     }
     c_.expression_args_mode = op::kOverrideCommand;
-    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+    patch_length(len_at);
     block_start_ = code_.size();
     if (c_.expression_args) {
       code_.u16(op::kPushExecutionContext);
@@ -791,7 +821,9 @@ class StatementCompiler {
   void close_jump(const Token& at) {
     if (ifs_.empty()) c_.fail(at, fmt::format("{} without If", at.text));
     OpenIf& open = ifs_.back().back();
-    code_.patch16(open.jump_at, static_cast<std::uint16_t>(statements_ - open.statement - 1));
+    const std::size_t jump = statements_ - open.statement - 1;
+    if (jump > 0xFFFF) c_.fail(at, fmt::format("{} statements to jump over; a jump holds at most 65535", jump));
+    code_.patch16(open.jump_at, static_cast<std::uint16_t>(jump));
   }
 
   void if_statement(Tokens& t) {
@@ -813,7 +845,7 @@ class StatementCompiler {
     vanilla_expression(c_, t, expr);
     code_.u16(static_cast<std::uint16_t>(expr.size()));
     code_.append(expr);
-    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+    patch_length(len_at);
     if (is_if) {
       ifs_.push_back({});
       else_seen_.push_back(false);
@@ -869,7 +901,7 @@ class StatementCompiler {
     vanilla_expression(c_, t, expr);
     code_.u16(static_cast<std::uint16_t>(expr.size()));
     code_.append(expr);
-    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+    patch_length(len_at);
   }
 
   // Names an alternate OBSE plugin build that has the command, when one does.
@@ -929,7 +961,7 @@ class StatementCompiler {
       }
       case ParseStyle::Null: break;
     }
-    code_.patch16(len_at, static_cast<std::uint16_t>(code_.size() - len_at - 2));
+    patch_length(len_at);
   }
 
   // Message/MessageBox "format" [vars...] [buttons... | seconds]
@@ -985,7 +1017,7 @@ class StatementCompiler {
     } else {
       // Message: how many seconds it shows, 0 when not given.
       std::uint32_t seconds = 0;
-      if (t.peek().kind == TokenKind::Number) seconds = static_cast<std::uint32_t>(std::strtod(std::string(t.next().text).c_str(), nullptr));
+      if (t.peek().kind == TokenKind::Number) seconds = uint32_value(std::strtod(std::string(t.next().text).c_str(), nullptr));
       code_.u32(seconds);
     }
   }

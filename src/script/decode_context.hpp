@@ -24,7 +24,8 @@ struct Operand {
 // A string as source text: the compiler turns %r into a line break and %q into a quote, so those
 // come back as %r and %q.
 std::string quoted(std::span<const std::uint8_t> text);
-// The shortest text that reads back as the same double, with a decimal point.
+// The shortest text that reads back as the same double, with a decimal point (infinities as a
+// number too large for a double). Not for NaN, which no text reads back as.
 std::string number_text(double v);
 
 // Which reference-list entries for the player vanilla and OBSE code use.
@@ -39,8 +40,9 @@ class DecodeContext {
   ByteReader r;
   const ScriptData& script;
   const DecompileOptions& options;
-  // Local variables seen used as strings or arrays by OBSE code (for their declarations).
-  std::set<std::uint32_t> string_vars, array_vars;
+  // Local variables seen used as strings, arrays or refs by OBSE code (for their declarations:
+  // a ref variable has no SCRV entry in a script without blocks, but OBSE code names its type).
+  std::set<std::uint32_t> string_vars, array_vars, ref_vars;
   // When set, how the reference list is used is noted here (verify-mode hints).
   Hints* usage = nullptr;
   // Naming the calling reference of a command in OBSE expression code, where the compiler keys
@@ -83,6 +85,8 @@ class DecodeContext {
   // name where its name means another command of the chosen builds).
   std::string_view command_name(const CommandInfo& cmd) const;
 
+  // A float literal's text (number_text()); NaN fails at byte `at`, as source cannot write one.
+  std::string float_literal(std::uint64_t bits, std::size_t at) const;
   // One vanilla argument of the given parameter type.
   std::string argument(std::uint8_t type);
   // `Name arg arg...` of a call whose opcode has been read; stops at end (exclusive position).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <cstdlib>
@@ -99,8 +100,11 @@ std::string quoted(std::span<const std::uint8_t> text) {
 
 // Shortest text that reads back as the same double.
 std::string number_text(double v) {
+  if (std::isinf(v)) {
+    // Source has no word for infinity, but a number past the largest double reads as one.
+    return std::string(v < 0 ? "-1" : "1") + std::string(309, '0') + ".0";
+  }
   std::string s = fmt::format("{}", v);
-  if (s.find("inf") != std::string::npos || s.find("nan") != std::string::npos) return s;
   if (s.find('e') != std::string::npos) {
     // Script tokenizers read no exponents: write the shortest fixed form that reads back.
     for (int digits = 1; digits <= 400; ++digits) {
@@ -133,6 +137,13 @@ std::string DecodeContext::literal(std::span<const std::uint8_t> text) {
   return quoted(text);
 }
 
+std::string DecodeContext::float_literal(std::uint64_t bits, std::size_t at) const {
+  double v;
+  std::memcpy(&v, &bits, 8);
+  if (std::isnan(v)) fail(at, "a float that is not a number (NaN): no source text compiles to one");
+  return number_text(v);
+}
+
 std::string DecodeContext::argument(std::uint8_t type) {
   const std::size_t at = r.position();
   switch (type) {
@@ -150,14 +161,16 @@ std::string DecodeContext::argument(std::uint8_t type) {
     default: break;
   }
   const std::uint8_t tag = r.u8("argument");
+  const bool numeric = type == param::kInteger || type == param::kFloat || type == param::kQuestStage;
+  // Source gives a form parameter a reference ('r') whatever is written (a number reads as a
+  // FormID), and a number parameter a literal of its own type: other tags have no text that
+  // compiles back to them.
+  if (numeric ? (tag == op::kLong && type == param::kFloat) || (tag == op::kDouble && type != param::kFloat)
+              : tag != op::kRefPrefix)
+    fail(at, fmt::format("argument tag 0x{:02X} does not fit parameter type 0x{:02X}", tag, type));
   switch (tag) {
     case op::kLong: return std::to_string(r.i32("integer argument"));
-    case op::kDouble: {
-      std::uint64_t bits = r.u64("float argument");
-      double v;
-      std::memcpy(&v, &bits, 8);
-      return number_text(v);
-    }
+    case op::kDouble: return float_literal(r.u64("float argument"), at);
     case op::kShortLocal:
     case op::kFloatLocal: return local(r.u16("variable index"));
     case op::kGlobal: {
@@ -167,7 +180,6 @@ std::string DecodeContext::argument(std::uint8_t type) {
     }
     case op::kRefPrefix: {
       std::uint16_t idx = r.u16("reference index");
-      bool numeric = type == param::kInteger || type == param::kFloat || type == param::kQuestStage;
       if (numeric && !r.at_end()) {
         // ref.var as a number; a form argument is the bare reference.
         std::uint8_t next = r.u8("variable kind");
@@ -191,7 +203,7 @@ std::string DecodeContext::call(const CommandInfo& cmd, std::size_t end) {
   if (r.position() == end) return out;  // some callers leave out the count when nothing follows
   const std::uint16_t count = r.u16("argument count");
   if (expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin)
-    return out + decode_obse_argument_list(*this, end);
+    return out + decode_obse_argument_list(*this, end, params.size());
   if (count > params.size())
     fail(r.position() - 2, fmt::format("{} takes at most {} arguments, the count says {}", cmd.name, params.size(), count));
   for (std::uint16_t i = 0; i < count; ++i) {
@@ -228,6 +240,19 @@ std::string DecodeContext::expression(std::size_t len) {
     return o;
   };
   const auto& data = script.bytecode;
+  // A call as an operand. OBSE arguments (an OBSE-parsed command, or any in a compiler-override
+  // block) take in all that can continue an expression after them, so as the operand of an
+  // operator such a call with arguments is written in parentheses; vanilla arguments end at
+  // the operator.
+  auto call_operand = [&](std::string owner, const CommandInfo& cmd, std::size_t call_end) -> Operand {
+    const std::size_t args_at = r.position();
+    const bool override_args = expression_args && cmd.kind != CommandKind::Plugin && call_end >= args_at + 2 &&
+                               args_at + 2 <= data.size() && data[args_at] == (op::kOverrideCommand & 0xFF) &&
+                               data[args_at + 1] == (op::kOverrideCommand >> 8);
+    std::string text = owner + call(cmd, call_end);
+    const bool has_args = text.size() > owner.size() + command_name(cmd).size();
+    return {std::move(text), has_args && (cmd.parse != ParseStyle::Default || override_args) ? 0 : kAtom};
+  };
   while (r.position() < end) {
     const std::size_t at = r.position();
     if (r.u8("expression token") != op::kPush) fail(at, "expected 0x20 before an expression token");
@@ -253,7 +278,7 @@ std::string DecodeContext::expression(std::size_t len) {
         const CommandInfo& cmd = command(r.u16("opcode"), cat);
         std::uint16_t n = r.u16("call length");
         std::string owner = ref(idx);  // before the arguments: first use follows the bytes
-        stack.push_back({owner + "." + call(cmd, r.position() + n)});
+        stack.push_back(call_operand(owner + ".", cmd, r.position() + n));
       } else {
         fail(r.position() - 1, fmt::format("expected 's', 'f' or 'X' after a reference, found 0x{:02X}", k));
       }
@@ -263,11 +288,17 @@ std::string DecodeContext::expression(std::size_t len) {
       const CommandInfo& cmd = command(r.u16("opcode"), cat);
       std::uint16_t n = r.u16("call length");
       if (n > end - r.position()) fail(cat, "call runs past the expression");
-      stack.push_back({call(cmd, r.position() + n)});
+      stack.push_back(call_operand("", cmd, r.position() + n));
     } else if ((c >= '0' && c <= '9') || c == '.') {
       std::size_t e = tok;
       while (e < end && data[e] != op::kPush) ++e;
-      stack.push_back({std::string(data.begin() + tok, data.begin() + e)});
+      // The number as written in source, kept as text: digits with at most one '.', as the
+      // tokenizer reads one number. Other bytes would read back as other tokens.
+      std::string_view text(reinterpret_cast<const char*>(data.data()) + tok, e - tok);
+      if (std::count(text.begin(), text.end(), '.') > 1 || text == "." ||
+          !std::all_of(text.begin(), text.end(), [](char d) { return (d >= '0' && d <= '9') || d == '.'; }))
+        fail(tok, fmt::format("number token '{}' is not a number source can write", text));
+      stack.push_back({std::string(text)});
       r.skip(e - tok, "number");
     } else if (c == '~') {
       r.u8("");
@@ -317,13 +348,15 @@ class Decompiler {
     if (c_.string_vars.count(v.index)) return "string_var";
     if (c_.array_vars.count(v.index)) return "array_var";
     if (v.is_integer()) return "short";
+    if (c_.ref_vars.count(v.index)) return "ref";
     for (const ScriptRef& e : c_.script.refs)
       if (e.kind == ScriptRef::Kind::Variable && e.value == v.index) return "ref";
     return "float";
   }
 
   void line(const std::string& text) {
-    body_.append(static_cast<std::size_t>(indent_) * 2, ' ');
+    // A stray EndIf, Else or loop (the editor lets a stray EndIf through) takes the level below 0.
+    body_.append(static_cast<std::size_t>(std::max(indent_, 0)) * 2, ' ');
     body_ += text;
     body_ += '\n';
   }
@@ -459,6 +492,7 @@ class Decompiler {
     if (tag == op::kRefPrefix) {
       std::uint16_t idx = r.u16("reference index");
       std::uint8_t k = r.u8("variable kind");
+      if (k != op::kShortLocal && k != op::kFloatLocal) c_.fail(r.position() - 1, "expected 's' or 'f' in a message variable");
       return c_.remote_var(idx, k, r.u16("variable index"));
     }
     c_.fail(at, fmt::format("unexpected message variable tag 0x{:02X}", tag));
@@ -512,7 +546,7 @@ class Decompiler {
         auto params = block->params();
         std::uint16_t count = r.u16("argument count");
         if (c_.expression_args && count == op::kOverrideBlockType) {
-          text += decode_obse_argument_list(c_, end);
+          text += decode_obse_argument_list(c_, end, params.size());
         } else {
           if (count > params.size()) c_.fail(r.position() - 2, "block with more arguments than its type takes");
           for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);

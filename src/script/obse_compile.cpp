@@ -173,9 +173,18 @@ class ObseParser {
   }
 
  private:
-  // A single operand with its subscripts, for Call's function token.
+  // A single operand with its subscripts, for Call's function token; a compound one in
+  // parentheses (`Call (ref.Command x)`), as the decompiler writes it: without them its
+  // arguments would run on into the function's.
   void operand_only(Bytes& out) {
-    operand(out);
+    if (t_.peek().is("(")) {
+      t_.next();
+      expression(out);
+      if (!t_.peek().is(")")) c_.fail(t_.peek(), "expected ')'");
+      t_.next();
+    } else {
+      operand(out);
+    }
     while (t_.peek().is("[")) {
       t_.next();
       expression(out);
@@ -250,9 +259,13 @@ class ObseParser {
 
 void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out) {
   ObseParser p(c, t);
+  const std::size_t count_at = out.size();
   p.command_args(cmd, out);
-  if (!t.at_end() && cmd.parse != ParseStyle::Default && (cmd.parse == ParseStyle::Let || cmd.parse == ParseStyle::BeginLoop))
-    c.fail(t.peek(), fmt::format("unexpected '{}' after the {} expression", t.peek().text, cmd.name));
+  if (cmd.parse == ParseStyle::Let || cmd.parse == ParseStyle::BeginLoop) {
+    if (!t.at_end()) c.fail(t.peek(), fmt::format("unexpected '{}' after the {} expression", t.peek().text, cmd.name));
+    // `let` alone would compile to an empty argument list, which is no statement OBSE runs.
+    if (out.b[count_at] == 0) c.fail(t.peek(), fmt::format("{} without an expression", cmd.name));
+  }
 }
 
 void obse_argument_list(CompileContext& c, Tokens& t, std::size_t max_args, Bytes& out) {
@@ -271,6 +284,7 @@ void obse_function_header(CompileContext& c, Tokens& t, Bytes& out) {
     if (p.kind == TokenKind::End) c.fail(p, "expected '}' to close the function parameters");
     const Local* v = c.local(p.text);
     if (!v) c.fail(p, fmt::format("function parameter '{}' is not a declared variable", p.text));
+    if (n == 0xFF) c.fail(p, "more than 255 function parameters (the count is a byte)");
     params.u16(static_cast<std::uint16_t>(v->index));
     params.u8(static_cast<std::uint8_t>(v->type));
     ++n;
@@ -283,6 +297,7 @@ void obse_function_header(CompileContext& c, Tokens& t, Bytes& out) {
   std::uint8_t na = 0;
   for (const Local& v : c.locals)
     if (v.type == ObseVarType::Array) {
+      if (na == 0xFF) c.fail(open, "more than 255 array variables for a function header (the count is a byte)");
       arrays.u16(static_cast<std::uint16_t>(v.index));
       ++na;
     }

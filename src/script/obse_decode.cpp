@@ -2,16 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <vector>
 
 #include "bytecode.hpp"
+#include "lexer.hpp"
 #include "obse_operators.hpp"
 
 namespace tesmod::script::detail {
 namespace {
 
 constexpr char kVarTypeLetter[] = {'f', 's', 't', 'a', 'r'};
+// Arguments a Call passes at most (the compiler's limit, as OBSE's).
+constexpr std::size_t kMaxCallArguments = 10;
 
 std::string wrap(const Operand& o, bool paren) { return paren ? "(" + o.text + ")" : o.text; }
 
@@ -32,11 +34,17 @@ class ObseDecoder {
     if (ref == 0) {
       if (type == 2) c_.string_vars.insert(index);
       if (type == 3) c_.array_vars.insert(index);
+      if (type == 4) c_.ref_vars.insert(index);
       return c_.local(index);
     }
     c_.note_remote(ref, index, static_cast<ObseVarType>(type));
+    // The compiler keys the owner of `owner.var` in OBSE code like a command's calling
+    // reference (the player as `PlayerRef`), so it is named like one.
+    c_.obse_calling_ref = true;
     // A variable of an unavailable script comes out as `owner.@<type letter><index>`.
-    return c_.remote_var(ref, static_cast<std::uint8_t>(kVarTypeLetter[type]), index);
+    std::string text = c_.remote_var(ref, static_cast<std::uint8_t>(kVarTypeLetter[type]), index);
+    c_.obse_calling_ref = false;
+    return text;
   }
 
   // One postfix token stream ending at end.
@@ -57,13 +65,7 @@ class ObseDecoder {
         case obse_token::kByte: stack.push_back({std::to_string(r.u8("byte literal"))}); break;
         case obse_token::kShort: stack.push_back({std::to_string(r.u16("short literal"))}); break;
         case obse_token::kLong: stack.push_back({std::to_string(r.u32("long literal"))}); break;
-        case obse_token::kDouble: {
-          std::uint64_t bits = r.u64("double literal");
-          double v;
-          std::memcpy(&v, &bits, 8);
-          stack.push_back({number_text(v)});
-          break;
-        }
+        case obse_token::kDouble: stack.push_back({c_.float_literal(r.u64("double literal"), at)}); break;
         case obse_token::kString: {
           std::uint16_t n = r.u16("string length");
           auto text = r.bytes(n, "string");
@@ -105,11 +107,14 @@ class ObseDecoder {
   }
 
   // u8 count, then count x (u16 length incl. itself + tokens). Returns the args, each as text.
-  std::vector<std::string> arg_list(std::size_t end) {
+  // More than max_args is an error: the compiler reads no more (the rest of the line is left
+  // unread), so the text would compile to fewer.
+  std::vector<std::string> arg_list(std::size_t end, std::size_t max_args) {
     auto& r = c_.r;
     std::vector<std::string> args;
     if (r.position() == end) return args;
     std::uint8_t n = r.u8("argument count");
+    if (n > max_args) c_.fail(r.position() - 1, fmt::format("{} OBSE arguments where at most {} are read", n, max_args));
     for (std::uint8_t i = 0; i < n; ++i) {
       const std::size_t at = r.position();
       std::uint16_t len = r.u16("argument length");
@@ -124,12 +129,12 @@ class ObseDecoder {
   std::string call_args(const CommandInfo& cmd, std::size_t end) {
     std::string out(c_.command_name(cmd));
     if (cmd.parse == ParseStyle::Call) return out + call_block(end);
-    return out + joined_args(end);
+    return out + joined_args(end, cmd.param_count);
   }
 
-  std::string joined_args(std::size_t end) {
+  std::string joined_args(std::size_t end, std::size_t max_args) {
     std::string out;
-    for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
+    for (const std::string& a : arg_list(end, max_args)) out += " " + paren_if_compound(a);
     return out;
   }
 
@@ -143,7 +148,7 @@ class ObseDecoder {
     if (flen < 2 || fat + flen > end) c_.fail(fat, "Call function token does not fit");
     std::string fn = expression(fat + flen);
     std::string out = " " + paren_if_compound(fn);
-    for (const std::string& a : arg_list(end)) out += " " + paren_if_compound(a);
+    for (const std::string& a : arg_list(end, kMaxCallArguments)) out += " " + paren_if_compound(a);
     return out;
   }
 
@@ -171,7 +176,7 @@ class ObseDecoder {
       auto params = cmd.params();
       text = c_.command_name(cmd);
       if (c_.expression_args && count == op::kOverrideCommand && cmd.kind != CommandKind::Plugin) {
-        text += joined_args(end);
+        text += joined_args(end, params.size());
       } else {
         if (count > params.size()) c_.fail(lat + 2, fmt::format("{} takes at most {} arguments", cmd.name, params.size()));
         for (std::uint16_t i = 0; i < count; ++i) text += " " + c_.argument(params[i].type);
@@ -183,14 +188,25 @@ class ObseDecoder {
       has_args = text.size() > c_.command_name(cmd).size();
     }
     if (ref) text = owner + "." + text;
+    // A call that takes arguments but was given none would take what follows it (the next
+    // argument, a value after `::`) as its own: written in parentheses, it cannot.
+    if (!has_args && cmd.param_count > 0) return {"(" + text + ")", kAtom};
     // A call with arguments swallows what follows it; as an operand it needs parentheses.
     return {text, has_args ? 0 : kAtom};
   }
 
  private:
+  // `a->b` for a string member that reads back as a bare name; other strings stay quoted
+  // (`a->"b c"`), which the compiler takes too.
   static std::string member_name(const std::string& quoted) {
-    if (quoted.size() >= 2 && quoted.front() == '"' && quoted.back() == '"') return quoted.substr(1, quoted.size() - 2);
-    return quoted;
+    if (quoted.size() < 3 || quoted.front() != '"' || quoted.back() != '"') return quoted;
+    const std::string name = quoted.substr(1, quoted.size() - 2);
+    bool digits = true;  // all digits: a number, not a name
+    for (char ch : name) {
+      if (!is_word_char(ch)) return quoted;
+      digits = digits && ch >= '0' && ch <= '9';
+    }
+    return digits ? quoted : name;
   }
   static std::string paren_if_compound(const std::string& a) {
     // `&` (box) and `*` (unbox) are binary operators too: after an argument they would join it.
@@ -225,6 +241,7 @@ std::string decode_function_parameters(DecodeContext& c, std::size_t end) {
     std::uint8_t type = r.u8("parameter type");
     if (type == 2) c.string_vars.insert(index);
     if (type == 3) c.array_vars.insert(index);
+    if (type == 4) c.ref_vars.insert(index);
     out += (i ? ", " : "") + c.local(index);
   }
   out += "}";
@@ -234,7 +251,9 @@ std::string decode_function_parameters(DecodeContext& c, std::size_t end) {
   return out;
 }
 
-std::string decode_obse_argument_list(DecodeContext& c, std::size_t end) { return ObseDecoder(c).joined_args(end); }
+std::string decode_obse_argument_list(DecodeContext& c, std::size_t end, std::size_t max_args) {
+  return ObseDecoder(c).joined_args(end, max_args);
+}
 
 std::string decode_obse_arguments(DecodeContext& c, const CommandInfo& cmd, std::size_t end) {
   return ObseDecoder(c).call_args(cmd, end);
@@ -245,13 +264,13 @@ std::string decode_obse_statement(DecodeContext& c, const CommandInfo& cmd, std:
   ObseDecoder d(c);
   switch (cmd.parse) {
     case ParseStyle::Let: {
-      auto args = d.arg_list(end);
+      auto args = d.arg_list(end, 0xFF);
       if (args.size() != 1) c.fail(r.position(), "let with other than one expression");
       return "Let " + args[0];
     }
     case ParseStyle::BeginLoop: {
       r.u32("loop end offset");
-      auto args = d.arg_list(end);
+      auto args = d.arg_list(end, 0xFF);
       if (args.size() != 1) c.fail(r.position(), fmt::format("{} with other than one expression", cmd.name));
       return std::string(cmd.name) + " " + args[0];
     }

@@ -256,3 +256,96 @@ TEST(Compiler, MasterFactsAreByName) {
   stale.source = "scn t\nshort x\nBegin GameMode\nset x to MasterThing.GetDead + OtherThing.GetDead\nEnd\n";
   EXPECT_FALSE(learn_master_facts(stale, CompileOptions{}).problem.empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Found while fuzzing the compiler (fuzz/script_compile_fuzzer.cpp)
+
+namespace {
+
+CompileOptions result_script() {
+  CompileOptions o;
+  o.result_script = true;
+  return o;
+}
+
+std::string compile_error(std::string_view source) {
+  try {
+    compiled(source);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(Compiler, ScriptNameOnlyAtTheStart) {
+  // A ScriptName after code compiled to bytes the decompiler rejects ("ScriptName after the
+  // start of the script").
+  EXPECT_NE(compile_error("scn a\nBegin GameMode\nscn b\nEnd\n").find("line 3"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nscn b\n").find("line 2"), std::string::npos);
+  // Declarations write no code: a ScriptName after them is still the first statement.
+  EXPECT_EQ(compiled("short x\nscn a\nBegin GameMode\nEnd\n").bytecode, compiled("scn a\nshort x\nBegin GameMode\nEnd\n").bytecode);
+}
+
+TEST(Compiler, NumbersPastTheirTypeAreHeldToItsRange) {
+  // Float-to-integer casts of numbers out of range were undefined (UBSan in the fuzz build).
+  // AddItem's count is an int32: 'n' and its bytes.
+  EXPECT_TRUE(contains(compiled("AddItem @00001234 99999999999", result_script()).bytecode, {'n', 0xFF, 0xFF, 0xFF, 0x7F}));
+  EXPECT_TRUE(contains(compiled("AddItem @00001234 -99999999999", result_script()).bytecode, {'n', 0x00, 0x00, 0x00, 0x80}));
+  EXPECT_TRUE(contains(compiled("AddItem @00001234 -7", result_script()).bytecode, {'n', 0xF9, 0xFF, 0xFF, 0xFF}));
+  // A crime type is a u16: -1 is FFFF as before, larger numbers keep their low bits.
+  const std::vector<std::uint8_t> crime = compiled("if GetCrimeKnown -1 @00001234 @00001235\nendif", result_script()).bytecode;
+  EXPECT_TRUE(contains(crime, {0x03, 0x00, 0xFF, 0xFF}));  // argument count 3, then the crime type
+  // Message's seconds are a u32.
+  EXPECT_TRUE(contains(compiled("Message \"x\" 99999999999", result_script()).bytecode, {0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF}));
+}
+
+TEST(Compiler, StatementsLongerThanTheirLengthFieldAreErrors) {
+  // Lengths are u16: a 70000-byte MessageBox text wrapped around into bytes that did not decompile.
+  const std::string text(70000, 'x');
+  EXPECT_NE(compile_error("scn a\nBegin GameMode\nMessageBox \"" + text + "\"\nEnd\n").find("line 3"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nstring_var s\nBegin GameMode\nlet s := \"" + text + "\"\nEnd\n").find("at most 65535"),
+            std::string::npos);
+  // The longest that fits still compiles, and decompiles.
+  const std::string fits(65535 - 2 - 2 - 2 - 2, 'x');  // count, text length, variable count, button count
+  const ScriptData s = compiled("scn a\nBegin GameMode\nMessageBox \"" + fits + "\"\nEnd\n");
+  EXPECT_NO_THROW(decompile(s, {}));
+}
+
+TEST(Compiler, FunctionHeaderCountsAreBytes) {
+  // Begin Function {...}: parameter and array-variable counts are u8 and wrapped past 255.
+  std::string params, arrays;
+  for (int i = 0; i < 256; ++i) {
+    params += "float f" + std::to_string(i) + "\n";
+    arrays += "array_var a" + std::to_string(i) + "\n";
+  }
+  std::string list;
+  for (int i = 0; i < 256; ++i) list += (i ? ", f" : "f") + std::to_string(i);
+  EXPECT_NE(compile_error("scn a\n" + params + "Begin Function {" + list + "}\nEnd\n").find("255 function parameters"),
+            std::string::npos);
+  EXPECT_NE(compile_error("scn a\n" + arrays + "Begin Function {}\nEnd\n").find("255 array variables"), std::string::npos);
+  // 255 of each fit.
+  list.erase(list.rfind(", "));
+  arrays.erase(arrays.rfind("array_var"));
+  EXPECT_NO_THROW(decompile(compiled("scn a\n" + params + arrays + "Begin Function {" + list + "}\nEnd\n"), {}));
+}
+
+TEST(Compiler, LetAndLoopsNeedAnExpression) {
+  // `let` alone (or `let ,`) compiled to an empty argument list, which the decompiler rejects
+  // ("let with other than one expression"). Found by script_compile_fuzzer.
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nlet\nEnd\n").find("line 4"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nlet ,\nEnd\n").find("without an expression"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nBegin GameMode\nwhile\nloop\nEnd\n").find("without an expression"), std::string::npos);
+  EXPECT_NO_THROW(decompile(compiled("scn a\nshort x\nBegin GameMode\nlet x := 1\nwhile x\nloop\nEnd\n"), {}));
+}
+
+TEST(Compiler, StatementCommandsAreNoValuesInVanillaExpressions) {
+  // `if x + let y := 1` compiled let as a call whose expression had to end the line; its
+  // decompiled text `x + (let (y := 1))` did not compile. Found by script_compile_fuzzer.
+  EXPECT_NE(compile_error("scn a\nshort x\nshort y\nBegin GameMode\nif x + let y := 1\nendif\nEnd\n").find("not a value"),
+            std::string::npos);
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nset x to loop\nEnd\n").find("not a value"), std::string::npos);
+  EXPECT_NE(compile_error("scn a\nshort x\nBegin GameMode\nset x to player.while x\nEnd\n").find("not a value"),
+            std::string::npos);
+}
