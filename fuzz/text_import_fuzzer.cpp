@@ -41,34 +41,6 @@ struct Imported {
   std::vector<std::uint8_t> bytes;  // the plugin
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-// The masters the header record's MAST lines name, then the plugin: the file list FormIDs
-// index, taken from the text as import_plugin takes it (before any record is read).
-std::vector<std::string> file_list(const detail::PluginFileParts& parts, const TextCodec& codec) {
-  std::vector<std::string> files;
-  std::size_t pos = 0;
-  std::uint32_t number = parts.header_first_line - 1;
-  const std::string_view text = parts.header_record;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++number;
-    if (!trim(line).starts_with("MAST \"")) continue;
-    LineScanner s(line, number);
-    s.word();
-    files.push_back(s.quoted_string(codec));
-  }
-  files.push_back(parts.settings.plugin_name);
-  return files;
-}
-
 // read_entries_text, held to what import_plugin reports: a SyntaxError, which it names by file,
 // line and column (line_offset: lines of the file before text). Any other exception would reach
 // the user without saying where in the text it lies.
@@ -92,7 +64,7 @@ Imported import_text(std::string_view text, const FormNamer* namer) {
   const detail::PluginFileParts parts = detail::parse_plugin_file(text);
   out.settings = parts.settings;
   const TextCodec codec(parts.settings.encoding);
-  const TextNamer files(file_list(parts, codec));
+  const TextNamer files(detail::file_list(parts, codec));
   const fuzz::LearningNamer learning(files);
   RecordTextOptions options;
   options.game = parts.settings.game;

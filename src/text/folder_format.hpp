@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tesmod/io/text_encoding.hpp"
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/record_header.hpp"
 #include "tesmod/text/form_namer.hpp"
@@ -44,6 +45,9 @@ struct PluginFileParts {
 };
 // Raises SyntaxError (line, column) for a malformed plugin.txt.
 PluginFileParts parse_plugin_file(std::string_view text);
+// The file list FormIDs index: the masters the header record's MAST lines name, then the plugin.
+// Raises SyntaxError for a malformed MAST line.
+std::vector<std::string> file_list(const PluginFileParts& parts, const TextCodec& codec);
 
 struct GroupFileParts {
   GroupHeader header;

@@ -298,27 +298,11 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
 
   // The file list FormIDs index: the masters (MAST lines of the header record), then the plugin.
   std::vector<std::string> files;
-  {
-    std::size_t pos = 0;
-    std::uint32_t number = parts.header_first_line - 1;
-    const std::string_view text = parts.header_record;
-    while (pos < text.size()) {
-      std::size_t end = text.find('\n', pos);
-      if (end == std::string_view::npos) end = text.size();
-      const std::string_view line = text.substr(pos, end - pos);
-      pos = end + 1;
-      ++number;
-      if (!trim(line).starts_with("MAST \"")) continue;
-      try {
-        LineScanner s(line, number);
-        s.word();
-        files.push_back(s.quoted_string(codec));
-      } catch (const SyntaxError& e) {
-        fail_text(plugin_txt, e);
-      }
-    }
+  try {
+    files = detail::file_list(parts, codec);
+  } catch (const SyntaxError& e) {
+    fail_text(plugin_txt, e);
   }
-  files.push_back(settings.plugin_name);
 
   // Pass 1.
   const std::vector<Step> steps = Walker(dir, summary).walk(parts.top);
