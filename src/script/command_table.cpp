@@ -86,6 +86,7 @@ bool is_alternate(std::string_view build) {
 
 const CommandInfo* find_command(std::uint16_t opcode, std::span<const std::string> plugins) {
   // A chosen alternate build's command wins over the opcode's default owner.
+  if (plugins.empty()) return find_command(opcode);
   for (const CommandInfo& c : kAlternateCommandData)
     if (c.opcode == opcode && listed(plugins, c.plugin)) return &c;
   return find_command(opcode);
