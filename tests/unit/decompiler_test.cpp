@@ -377,3 +377,17 @@ TEST(Decompiler, ObseCallWithoutItsOptionalArgumentsIsParenthesized) {
   EXPECT_NE(text.find("4::(GetBipedIconPath) 5::x"), std::string::npos) << text;
   EXPECT_NE(text.find("Let x := GetSelf\n"), std::string::npos) << text;  // takes no arguments
 }
+
+TEST(Decompiler, ThirdEntryOfThePlayerIsItsFormIdEscape) {
+  // `player`, `PlayerRef` and `@00000014` are three entries for the player; with two names, the
+  // third came back as one of them and two entries compiled into one. Found by
+  // script_compile_fuzzer.
+  const std::string text = round_trip(
+      "scn t\nshort d\nBegin GameMode\nplayer.AddItem @00001234 1\nplayer.EquipItem @00000014\n"
+      "player.AddItem PlayerRef 1\nEnd\n");
+  // Names go to the entries in list order: player, PlayerRef, then the escape.
+  EXPECT_NE(text.find("player.EquipItem PlayerRef\n  player.AddItem @00000014 1\n"), std::string::npos) << text;
+  // Two calling references of OBSE code: PlayerRef and the escape key them apart.
+  round_trip("scn t\nshort d\nBegin GameMode\nif player.GetDead\nendif\nLet d := player.GetDead\n"
+             "Let d := @00000014.GetDead\nEnd\n");
+}
