@@ -22,8 +22,8 @@
 // block lengths are not kept in the text). Once the compiler has spoken, though, the text is
 // canonical, and decompile(compile(text)) == text is what the decompiler promises, with these
 // freedoms (comparable_text(), same_lines()), none of which changes the bytes text compiles to:
-// - when the reference list holds the player twice, `player` and `PlayerRef` name the two
-//   entries in first-use order, so text1 may give them the other way round;
+// - when the reference list holds the player more than once, `player`, `PlayerRef` and
+//   `@00000014` name the entries in first-use order, so text1 may give them in another order;
 // - a declaration's keyword beyond integer or not is read from use: `ref` from an SCRV entry,
 //   string_var/array_var from OBSE code. x may have an SCRV entry that no source makes (a ref
 //   variable in a script without blocks), and then text1 says `ref` where text2 says `float`.
@@ -60,17 +60,18 @@ constexpr std::uint64_t kBytecodeOffset = 0x1000;
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
 
-// The text with the freedoms described above taken out: every `PlayerRef` written `player` (the
-// decompiler writes just these two spellings; the fuzzer's variables are all `v<n>`), and each
-// declaration keyword as the SLSD flag it sets (`short` or `float`): lines that start with one
-// (no statement starts with these words, and the fuzzer's variables are not named like them).
+// The text with the freedoms described above taken out: every `PlayerRef` and `@00000014`
+// written `player` (the decompiler's names for the player; the fuzzer's variables are `v<n>`),
+// and each declaration keyword as the SLSD flag it sets (`short` or `float`): lines that start
+// with one (no statement starts with these words, and no variable is named like them).
 std::string comparable_text(std::string text) {
-  constexpr std::string_view kPlayerRef = "PlayerRef";
-  for (std::size_t at = text.find(kPlayerRef); at != std::string::npos; at = text.find(kPlayerRef, at)) {
-    const bool word_start = at == 0 || !word_char(text[at - 1]);
-    const bool word_end = at + kPlayerRef.size() == text.size() || !word_char(text[at + kPlayerRef.size()]);
-    if (word_start && word_end) text.replace(at, kPlayerRef.size(), "player");
-    else at += kPlayerRef.size();
+  for (std::string_view name : {std::string_view("PlayerRef"), std::string_view("@00000014")}) {
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
+      const bool word_start = at == 0 || !word_char(text[at - 1]);
+      const bool word_end = at + name.size() == text.size() || !word_char(text[at + name.size()]);
+      if (word_start && word_end) text.replace(at, name.size(), "player");
+      else at += name.size();
+    }
   }
   static constexpr std::pair<std::string_view, std::string_view> kSlsdFlag[] = {
       {"ref ", "float "}, {"array_var ", "float "}, {"string_var ", "short "}};

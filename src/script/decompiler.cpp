@@ -583,6 +583,9 @@ namespace {
 // Let) `PlayerRef` whichever it writes. A first pass finds which entries for the player are used
 // in which way, and the names are chosen so that each entry compiles back to itself: `PlayerRef`
 // for an entry used as an OBSE calling reference, then `player` and `PlayerRef` in list order.
+// The player's FormID written as an escape, `@00000014`, is a third name with an entry of its
+// own (in OBSE calling position too): for a third entry, or a second one used as a calling
+// reference.
 std::map<std::uint16_t, std::string> player_names(const ScriptData& script, const DecompileOptions& options) {
   std::map<std::uint16_t, std::string> names;
   const ScriptRef player{ScriptRef::Kind::Object, kPlayerRef};
@@ -595,10 +598,14 @@ std::map<std::uint16_t, std::string> player_names(const ScriptData& script, cons
   } catch (const Error&) {
     return names;  // the real pass reports it
   }
-  std::vector<std::string> free_names{"player", "PlayerRef"};
+  const std::string escape = fmt::format("@{:08X}", kPlayerRef);
+  std::vector<std::string> free_names{"player", "PlayerRef", escape};
+  std::vector<std::string> calling_names{"PlayerRef", escape};
   for (std::uint16_t index : uses.calling) {
-    names[index] = "PlayerRef";
-    std::erase(free_names, "PlayerRef");
+    if (calling_names.empty()) break;  // no name left that keys a calling reference apart
+    names[index] = calling_names.front();
+    std::erase(free_names, calling_names.front());
+    calling_names.erase(calling_names.begin());
   }
   for (std::uint16_t index : uses.named) {
     if (names.contains(index) || free_names.empty()) continue;

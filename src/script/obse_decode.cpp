@@ -92,6 +92,11 @@ class ObseDecoder {
             stack.push_back({wrap(arr, arr.precedence < op->precedence) + "[" + idx.text + "]", op->precedence});
           } else {
             Operand rhs = pop(at), lhs = pop(at);
+            // The compiler writes a string after `->`, the member's name: anything else (a form,
+            // an expression of strings) would read back as that string.
+            const bool one_string = rhs.text.size() >= 2 && rhs.text.front() == '"' && rhs.text.find('"', 1) == rhs.text.size() - 1;
+            if (op->code == kMember && !one_string)
+              c_.fail(at, fmt::format("'->' takes a string, the member's name; found {}", rhs.text));
             bool lp = op->right_assoc ? lhs.precedence <= op->precedence : lhs.precedence < op->precedence;
             bool rp = op->right_assoc ? rhs.precedence < op->precedence : rhs.precedence <= op->precedence;
             std::string text = op->code == kMember     ? wrap(lhs, lp) + "->" + member_name(rhs.text)  // b: a bare name
@@ -196,10 +201,10 @@ class ObseDecoder {
   }
 
  private:
-  // `a->b` for a string member that reads back as a bare name; other strings stay quoted
-  // (`a->"b c"`), which the compiler takes too.
+  // `a->b` for a member (a string literal) that reads back as a bare name; other strings stay
+  // quoted (`a->"b c"`), which the compiler takes too.
   static std::string member_name(const std::string& quoted) {
-    if (quoted.size() < 3 || quoted.front() != '"' || quoted.back() != '"') return quoted;
+    if (quoted.size() < 3) return quoted;
     const std::string name = quoted.substr(1, quoted.size() - 2);
     bool digits = true;  // all digits: a number, not a name
     for (char ch : name) {

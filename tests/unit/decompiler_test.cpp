@@ -377,3 +377,38 @@ TEST(Decompiler, ObseCallWithoutItsOptionalArgumentsIsParenthesized) {
   EXPECT_NE(text.find("4::(GetBipedIconPath) 5::x"), std::string::npos) << text;
   EXPECT_NE(text.find("Let x := GetSelf\n"), std::string::npos) << text;  // takes no arguments
 }
+
+TEST(Decompiler, ThirdEntryOfThePlayerIsItsFormIdEscape) {
+  // `player`, `PlayerRef` and `@00000014` are three entries for the player; with two names, the
+  // third came back as one of them and two entries compiled into one. Found by
+  // script_compile_fuzzer.
+  const std::string text = round_trip(
+      "scn t\nshort d\nBegin GameMode\nplayer.AddItem @00001234 1\nplayer.EquipItem @00000014\n"
+      "player.AddItem PlayerRef 1\nEnd\n");
+  // Names go to the entries in list order: player, PlayerRef, then the escape.
+  EXPECT_NE(text.find("player.EquipItem PlayerRef\n  player.AddItem @00000014 1\n"), std::string::npos) << text;
+  // Two calling references of OBSE code: PlayerRef and the escape key them apart.
+  round_trip("scn t\nshort d\nBegin GameMode\nif player.GetDead\nendif\nLet d := player.GetDead\n"
+             "Let d := @00000014.GetDead\nEnd\n");
+}
+
+TEST(Decompiler, MemberAccessTakesOnlyAString) {
+  // `a->b`: the compiler writes b as a string; a form there came out bare (`a->@00001234`),
+  // which reads back as the string "@00001234". Found by script_decompile_fuzzer.
+  // Let a := a->x, with the member token S "x" replaced by a form R 01 00.
+  const auto let_member = [&](std::vector<std::uint8_t> member) {
+    std::vector<std::uint8_t> expr = {'V', 0x03, 0x00, 0x00, 0x01, 0x00, 'V', 0x03, 0x00, 0x00, 0x01, 0x00};
+    expr.insert(expr.end(), member.begin(), member.end());
+    expr.insert(expr.end(), {0x23, 0x00});  // ->, :=
+    std::vector<std::uint8_t> data = {0x01};
+    const auto n = le16(static_cast<std::uint16_t>(expr.size() + 2));
+    data.insert(data.end(), n.begin(), n.end());
+    data.insert(data.end(), expr.begin(), expr.end());
+    ScriptData s = script_of(statement(opcode_of("Let"), data));
+    s.variables.push_back(LocalVariable::make(1, false, "a"));
+    s.refs = {{ScriptRef::Kind::Object, 0x1234}};
+    return s;
+  };
+  EXPECT_NE(decompile(let_member({'S', 0x01, 0x00, 'x'}), {}).find("Let a := a->x\n"), std::string::npos);
+  EXPECT_NE(decompile_error(let_member({'R', 0x01, 0x00})).find("'->' takes a string"), std::string::npos);
+}
