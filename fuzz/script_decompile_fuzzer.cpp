@@ -1,6 +1,6 @@
 // libFuzzer entry: a compiled Oblivion script built from the input bytes, decompiled.
 //
-// Input layout (fuzz/seeds_scripts.py writes corpus scripts this way):
+// Input layout (scripts/make_fuzz_seeds.py writes corpus scripts this way):
 //   u8 flags        bits 0-1: 0, or 1 + which alternate OBSE plugin build to decompile against
 //   u8 V, u8 R      local variable and reference-list counts
 //   V x {u16 index, u8 type}   SLSD index; type bit 0: integer. Named `v1`..`vV` in list order:

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang++-14, ASan + UBSan), makes seed corpora from the plugin and
-# save corpus, and runs every fuzz/*_fuzzer target for SECONDS each (default 60):
+# save corpus, and runs the fuzz/*_fuzzer targets for SECONDS each (default 60): all of them, or
+# the ones named (`plugin` or `plugin_fuzzer`):
 #
-#   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Environment: TESMOD_CORPUS (default ../shared/corpus), TESMOD_FUZZ_BUILD (build folder, default
-# build-fuzz), TESMOD_JOBS (build jobs, default 1). Inputs a run finds are kept in
+# build-fuzz), TESMOD_JOBS (build jobs, default 1), TESMOD_FUZZ_PARALLEL (targets run at once,
+# default 1; each takes one core). Inputs a run finds are kept in
 # BUILD/fuzz-corpus/TARGET for the next run; crashing inputs go to BUILD/fuzz-artifacts/. Prints
 # per target the executions, executions per second, coverage (cov: edges, ft: features) and
 # crashes; exits non-zero when any target crashed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
+shift || true
+wanted=("$@")
+parallel=${TESMOD_FUZZ_PARALLEL:-1}
 corpus=${TESMOD_CORPUS:-$root/../shared/corpus}
 build=${TESMOD_FUZZ_BUILD:-$root/build-fuzz}
 jobs=${TESMOD_JOBS:-1}
@@ -38,18 +43,21 @@ else
 fi
 
 artifacts="$build/fuzz-artifacts"
+results="$build/fuzz-results"
 mkdir -p "$artifacts"
-failed=0
-summary=()
-for binary in "$build"/fuzz/*_fuzzer; do
-  [ -x "$binary" ] || continue
+rm -rf "$results"
+mkdir -p "$results"
+
+# Runs one target; writes its summary line to $results/NAME and "crash" to $results/NAME.crash.
+run_target() {
+  local binary=$1 name work dict log before after crashes status execs rate cov ft line
   name=$(basename "$binary")
   work="$build/fuzz-corpus/$name"
   mkdir -p "$work"
   dict="$root/fuzz/dict/${name%_fuzzer}.dict"
   [ -f "$dict" ] || dict="$root/fuzz/dict/${name%%_*}.dict"  # script_compile -> script.dict
   [ -f "$dict" ] || dict="$root/fuzz/dict/plugin.dict"
-  dirs=("$work")
+  local dirs=("$work")
   [ -d "$seeds/$name" ] && dirs+=("$seeds/$name")
   log="$build/fuzz-$name.log"
   before=$(find "$artifacts" -name "$name-*" | wc -l)
@@ -68,17 +76,47 @@ for binary in "$build"/fuzz/*_fuzzer; do
   line=$(printf '%-26s execs %-10s execs/s %-7s cov %-6s ft %-7s crashes %s' "$name" "${execs:-?}" "${rate:-?}" \
     "${cov:-?}" "${ft:-?}" "$crashes")
   echo "$line"
-  summary+=("$line")
+  echo "$line" >"$results/$name"
   if [ "$crashes" -ne 0 ]; then
-    failed=1
+    echo crash >"$results/$name.crash"
     grep -m2 -E 'oracle failed|runtime error|ERROR: |Test unit written' "$log" || true
   fi
-done
+}
 
-echo "== summary (${seconds}s per target)"
-printf '%s\n' "${summary[@]}"
-if [ "${#summary[@]}" -eq 0 ]; then
-  echo "no *_fuzzer targets in $build/fuzz" >&2
+targets=()
+for binary in "$build"/fuzz/*_fuzzer; do
+  [ -x "$binary" ] || continue
+  name=$(basename "$binary")
+  if [ "${#wanted[@]}" -gt 0 ]; then
+    keep=0
+    for w in "${wanted[@]}"; do
+      [ "$name" = "$w" ] || [ "$name" = "${w}_fuzzer" ] && keep=1
+    done
+    [ "$keep" -eq 1 ] || continue
+  fi
+  targets+=("$binary")
+done
+if [ "${#targets[@]}" -eq 0 ]; then
+  echo "no matching *_fuzzer targets in $build/fuzz" >&2
   exit 2
 fi
+
+running=0
+for binary in "${targets[@]}"; do
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_target "$binary" &
+  running=$((running + 1))
+done
+wait || true
+
+echo "== summary (${seconds}s per target, $parallel at a time)"
+failed=0
+for binary in "${targets[@]}"; do
+  name=$(basename "$binary")
+  if [ -f "$results/$name" ]; then cat "$results/$name"; else echo "$name: no result"; failed=1; fi
+  [ -f "$results/$name.crash" ] && failed=1
+done
 exit "$failed"

@@ -16,10 +16,14 @@ Writes OUT_DIR/<target>/<sha1 of the seed> for each target (the fuzzer binary's 
   strings_fuzzer         string tables (the corpus' and the repo's samples), after a kind byte
   text_import_fuzzer     `tesmod export --stdout` of small plugins, whole and cut into one text
                          per top-level group
+  script_compile_fuzzer  Oblivion script sources: every SCTX, and the decompiled text of every
+                         script (`tesmod script decompile`)
+  script_decompile_fuzzer  compiled Oblivion scripts (SCPT, INFO, QUST, PACK) in the input layout
+                         of script_decompile_fuzzer.cpp: SLSD indexes and types, SCRO/SCRV, SCDA
 
 The mode bytes are the ones the fuzz/*.cpp files read. The seeds are generated data: keep them
-outside the repository. The text seeds need the tesmod CLI (--tesmod, or the one in build-fuzz);
-without it they are left out.
+outside the repository. The text seeds (conditions, plugin text, decompiled scripts) need the
+tesmod CLI (--tesmod, or the one in build-fuzz); without it they are left out.
 """
 import argparse
 import hashlib
@@ -27,6 +31,7 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -39,6 +44,8 @@ MAX_PER_KIND = 2000      # of each kind of seed per target
 # Record types whose VMAD has a fragment section, in vmad_fuzzer.cpp's order (0: none).
 VMAD_TYPES = [b"ACTI", b"INFO", b"PACK", b"PERK", b"QUST", b"SCEN"]
 COMPRESSED = 0x00040000
+SCRIPT_FIELDS = {b"SCHR", b"SCDA", b"SCTX", b"SLSD", b"SCVR", b"SCRO", b"SCRV"}
+SCRIPT_RECORDS = {b"SCPT", b"INFO", b"QUST", b"PACK"}  # Oblivion records that hold scripts
 ACTOR_CHANGE_TYPES = (35, 36)  # NPC_, CREA
 SAVE_MAGIC = b"TES4SAVEGAME"
 
@@ -123,6 +130,8 @@ def plugin_seeds(seeds, path):
     oblivion = hsize == 20
     if len(data) <= MAX_PLUGIN:
         seeds.add("plugin_fuzzer", data)
+    if oblivion:
+        script_seeds(seeds, records(data, hsize))
     for sig, _, body in records(data, hsize):
         if sig == b"PACK" and len(body) <= MAX_SEED:
             seeds.add("package_fuzzer", bytes([1 if oblivion else 0]) + body, "pack")
@@ -134,6 +143,65 @@ def plugin_seeds(seeds, path):
                 # condition_text_fuzzer modes: 2 Skyrim CTDA, 3 Oblivion CTDA, 4 Oblivion CTDT.
                 mode = 2 if not oblivion else (4 if ftype == b"CTDT" else 3)
                 seeds.add("condition_text_fuzzer", bytes([mode]) + fdata, "ctda")
+
+
+def script_runs(field_list):
+    """Runs of script fields, each starting at a SCHR (as the library splits a record's scripts)."""
+    run = []
+    for ftype, data in field_list:
+        if ftype not in SCRIPT_FIELDS:
+            if run:
+                yield run
+            run = []
+            continue
+        if ftype == b"SCHR" and run:
+            yield run
+            run = []
+        run.append((ftype, data))
+    if run:
+        yield run
+
+
+def decompile_seed(run):
+    """script_decompile_fuzzer's layout: flags, variable count, reference count,
+    (u16 index, u8 type) per variable, (u8 kind, u32 value) per reference, then SCDA."""
+    code, variables, refs = None, [], []
+    for ftype, data in run:
+        if ftype == b"SCDA":
+            code = data
+        elif ftype == b"SLSD" and len(data) == 24:
+            index = struct.unpack_from("<I", data)[0] & 0xFFFF
+            variables.append(struct.pack("<HB", index, data[16] & 1))
+        elif ftype in (b"SCRO", b"SCRV") and len(data) == 4:
+            refs.append(struct.pack("<BI", 1 if ftype == b"SCRV" else 0, struct.unpack("<I", data)[0]))
+    if code is None or len(variables) > 255 or len(refs) > 255:
+        return None
+    return bytes([0, len(variables), len(refs)]) + b"".join(variables) + b"".join(refs) + code
+
+
+def script_seeds(seeds, records_of_plugin):
+    for sig, _, body in records_of_plugin:
+        if sig not in SCRIPT_RECORDS:
+            continue
+        for run in script_runs(fields(body)):
+            for ftype, fdata in run:
+                if ftype == b"SCTX" and fdata:
+                    seeds.add("script_compile_fuzzer", fdata, "source")
+            seed = decompile_seed(run)
+            if seed is not None:
+                seeds.add("script_decompile_fuzzer", seed, "script")
+
+
+def decompiled_source_seeds(seeds, tesmod, path):
+    with tempfile.TemporaryDirectory() as tmp:
+        # A plugin with a script the decompiler refuses still writes the others: exit code ignored.
+        try:
+            subprocess.run([tesmod, "script", "decompile", str(path), "-o", tmp], capture_output=True,
+                           timeout=300, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return
+        for text in sorted(Path(tmp).glob("*.txt")):
+            seeds.add("script_compile_fuzzer", text.read_bytes(), "decompiled")
 
 
 def tesmod_lines(tesmod, args):
@@ -318,6 +386,8 @@ def main():
             if tesmod:
                 oblivion = header_size(path, path.read_bytes()[:64]) == 20
                 condition_text_seeds(seeds, tesmod, path, oblivion)
+                if oblivion:
+                    decompiled_source_seeds(seeds, tesmod, path)
                 if path.stat().st_size <= MAX_PLUGIN:
                     text_seeds(seeds, tesmod, path)
         elif suffix == ".ess":
