@@ -36,7 +36,9 @@ FileHeader FileHeader::decode(std::uint32_t flags, std::span<const SubrecordView
   };
   for (const SubrecordView& f : fields) {
     const Signature t = f.type;
-    if (t == Signature("HEDR")) {
+    if (t == Signature("HEDR") && !have_hedr) {
+      // The first HEDR is the header (the one the reader checks and the writer updates); a
+      // repeated one is kept as another field.
       need_size(f, 12);
       h.version = le::f32(f.data.data());
       h.record_count = le::i32(f.data.data() + 4);

@@ -8,6 +8,16 @@
 
 namespace tesmod {
 
+namespace {
+// The header's HEDR: the first one, as FileHeader::decode reads it (a repeat is another field).
+Field* first_hedr(std::vector<Field>& fields) {
+  for (Field& f : fields) {
+    if (f.type == Signature("HEDR")) return f.data.size() == 12 ? &f : nullptr;
+  }
+  return nullptr;
+}
+}  // namespace
+
 Group::Group() = default;
 Group::Group(const GroupHeader& h) : header(h) {}
 Group::Group(Group&&) noexcept = default;
@@ -236,9 +246,7 @@ std::uint32_t Plugin::allocate_form_id() {
   FileHeader h = header();
   const std::uint32_t next = std::max<std::uint32_t>(h.next_object_id, 0x800);
   if (next > 0x00FFFFFF) throw Error(name_, Error::kNoOffset, std::nullopt, "no object ids left (next object id past 0xFFFFFF)");
-  for (Field& f : header_.edit_fields()) {
-    if (f.type == Signature("HEDR") && f.data.size() == 12) le::store(f.data.data() + 8, next + 1);
-  }
+  if (Field* hedr = first_hedr(header_.edit_fields())) le::store(hedr->data.data() + 8, next + 1);
   return std::uint32_t(h.masters.size()) << 24 | next;
 }
 
@@ -251,8 +259,7 @@ void Plugin::update_record_count() {
   const Field* hedr = header_.find(Signature("HEDR"));
   if (!hedr || hedr->data.size() != 12) return;
   if (le::i32(hedr->data.data() + 4) == std::int32_t(items)) return;
-  for (Field& f : header_.edit_fields())
-    if (f.type == Signature("HEDR")) le::store(f.data.data() + 4, std::int32_t(items));
+  if (Field* first = first_hedr(header_.edit_fields())) le::store(first->data.data() + 4, std::int32_t(items));
 }
 
 void Plugin::write(ByteSink& sink) {

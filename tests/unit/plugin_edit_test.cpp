@@ -134,6 +134,33 @@ TEST(PluginEdit, WrongRecordCountIsKeptUntilTheStructureChanges) {
   EXPECT_EQ(std::uint64_t(g.header().record_count), g.stats().records + g.stats().groups);
 }
 
+TEST(PluginEdit, ARepeatedHedrIsAnotherField) {
+  // Found by plugin_fuzzer: with two HEDR fields the count was read from the second and written
+  // into both, so an unchanged file did not write back as read. The first HEDR is the header.
+  auto base = samples::oblivion_sample().serialize();
+  const std::size_t hedr_at = 20, hedr_size = 6 + 12;
+  std::vector<std::uint8_t> bytes(base.begin(), base.begin() + hedr_at + hedr_size);
+  bytes.insert(bytes.end(), base.begin() + hedr_at, base.begin() + hedr_at + hedr_size);  // HEDR again
+  bytes.insert(bytes.end(), base.begin() + hedr_at + hedr_size, base.end());
+  le::store(bytes.data() + 4, le::u32(bytes.data() + 4) + std::uint32_t(hedr_size));  // TES4 data size
+  le::store(bytes.data() + hedr_at + 6 + 4, std::int32_t(999));                        // first: wrong count
+  le::store(bytes.data() + hedr_at + 6 + 8, std::uint32_t(0x1234));                    // first: next id
+  le::store(bytes.data() + hedr_at + hedr_size + 6 + 8, std::uint32_t(0x5678));        // second: next id
+  PluginFile f = reopen(bytes);
+  EXPECT_EQ(f.header().record_count, 999);
+  EXPECT_EQ(f.header().next_object_id, 0x1234u);
+  Plugin p = Plugin::from_file(f);
+  EXPECT_EQ(p.serialize(), bytes) << "an unchanged file stays identical";
+  EXPECT_EQ(p.allocate_form_id() & 0xFFFFFF, 0x1234u);
+  p.add(Record("MISC", 0x1234, {}));
+  const auto edited = p.serialize();
+  PluginFile g = reopen(edited);
+  EXPECT_EQ(std::uint64_t(g.header().record_count), g.stats().records + g.stats().groups);
+  EXPECT_EQ(g.header().next_object_id, 0x1235u);
+  // The repeated HEDR is kept as it was.
+  EXPECT_EQ(le::u32(edited.data() + hedr_at + hedr_size + 6 + 8), 0x5678u);
+}
+
 TEST(PluginEdit, MalformedFieldsAreReportedWhenDecoded) {
   auto bytes = samples::skyrim_sample().serialize();
   PluginFile clean = reopen(bytes, false);
