@@ -33,7 +33,11 @@ run_suite() {  # NAME BUILD_DIR [CMAKE OPTIONS...]
   reports+=("$name=$dir/ctest-junit.xml")
 }
 
-run_suite release "$root/build" -DCMAKE_BUILD_TYPE=Release -DTESMOD_TESTS=ON
+# The Python module is built and tested in the release half only (an ASan-built extension would
+# need the sanitizer runtime preloaded into Python). Debian's python3 is the one with pytest.
+python=$(command -v /usr/bin/python3 || command -v python3)
+run_suite release "$root/build" -DCMAKE_BUILD_TYPE=Release -DTESMOD_TESTS=ON -DTESMOD_PYTHON=ON \
+  -DPython_EXECUTABLE="$python"
 if ((status == 0)); then
   run_suite asan "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESMOD_SANITIZE=ON -DTESMOD_TESTS=ON
 fi

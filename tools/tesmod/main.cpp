@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   using namespace tesmod::cli;
   CLI::App app{"tesmod: read, check and write Oblivion and Skyrim plugins", "tesmod"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "tesmod 0.1.0");
+  app.set_version_flag("--version", "tesmod " TESMOD_VERSION);
   Common common;
   const Command commands[] = {add_info(app, common), add_dump(app, common), add_verify(app, common),
                               add_rewrite(app, common), add_script(app, common), add_conditions(app, common),

@@ -1,0 +1,53 @@
+#include "errors.hpp"
+
+#include <exception>
+
+#include "tesmod/error.hpp"
+
+namespace py = pybind11;
+
+namespace tesmod::python {
+namespace {
+
+PyObject* error_type = nullptr;  // owned by the module (added to it below)
+
+// Sets the pending Python exception: tesmod.Error(message) with file, offset (None when the
+// error is not about a position), record ((type, form_id, editor_id) or None) and detail.
+void raise_error(const tesmod::Error& e) {
+  py::object type = py::reinterpret_borrow<py::object>(error_type);
+  py::object exc = type(e.what());
+  exc.attr("file") = e.file().empty() ? py::object(py::none()) : py::object(py::str(e.file()));
+  exc.attr("offset") = e.offset() == tesmod::Error::kNoOffset ? py::object(py::none()) : py::object(py::int_(e.offset()));
+  if (const auto& r = e.record()) {
+    py::object editor_id = r->editor_id.empty() ? py::object(py::none()) : py::object(py::str(r->editor_id));
+    exc.attr("record") = py::make_tuple(r->type.str(), r->form_id, editor_id);
+  } else {
+    exc.attr("record") = py::none();
+  }
+  exc.attr("detail") = e.detail();
+  PyErr_SetObject(error_type, exc.ptr());
+}
+
+}  // namespace
+
+void bind_errors(py::module_& m) {
+  error_type = PyErr_NewExceptionWithDoc(
+      "tesmod.Error",
+      "An error about a file: the message names the file, the byte offset and the record, as the CLI "
+      "prints it.\n\nAttributes: file (str or None), offset (int or None), record ((type, form_id, "
+      "editor_id) or None), detail (what was expected).",
+      PyExc_Exception, nullptr);
+  if (!error_type) throw py::error_already_set();
+  py::object type = py::reinterpret_borrow<py::object>(error_type);
+  for (const char* name : {"file", "offset", "record", "detail"}) type.attr(name) = py::none();
+  m.add_object("Error", type);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const tesmod::Error& e) {
+      raise_error(e);
+    }
+  });
+}
+
+}  // namespace tesmod::python

@@ -1,0 +1,12 @@
+// The compiled part of the `tesmod` Python package (python/tesmod/__init__.py re-exports it).
+#include <pybind11/pybind11.h>
+
+#include "errors.hpp"
+#include "plugin_binding.hpp"
+
+PYBIND11_MODULE(_tesmod, m) {
+  m.doc() = "tesmod: Elder Scrolls plugins and saves (compiled part; import tesmod instead)";
+  m.attr("__version__") = TESMOD_VERSION;
+  tesmod::python::bind_errors(m);
+  tesmod::python::bind_plugin(m);
+}

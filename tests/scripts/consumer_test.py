@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Installs the built tesmod into a fresh prefix and builds tests/consumer against it, once
+through CMake (find_package) and once through pkg-config; each program must print the record
+count MANIFEST.tsv gives for corpus plugins of both games, and the library's error for a file
+that is not a plugin.
+
+    consumer_test.py BUILD_DIR CXX [--sanitize]
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus  # noqa: E402
+
+CONSUMER = corpus.SOURCE / "tests" / "consumer"
+SANITIZE = "-fsanitize=address,undefined"
+
+
+def run(args, env=None, **kw):
+    done = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env, **kw)
+    if done.returncode != 0:
+        raise AssertionError(f"{' '.join(map(str, args))} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def check_program(program, plugins, not_a_plugin):
+    for path, game, records in plugins:
+        out = run([program, path]).strip()
+        want = f"{game} {records} records"
+        if out != want:
+            raise AssertionError(f"{program} {path}: printed {out!r}, MANIFEST.tsv says {want!r}")
+    bad = subprocess.run([str(program), str(not_a_plugin)], capture_output=True, text=True)
+    if bad.returncode != 1 or str(not_a_plugin) not in bad.stderr:
+        raise AssertionError(f"{program} on a non-plugin: exit {bad.returncode}, stderr {bad.stderr!r}")
+
+
+def main():
+    build, cxx = Path(sys.argv[1]), sys.argv[2]
+    sanitize = "--sanitize" in sys.argv[3:]
+    try:
+        where = corpus.corpus_dir()
+    except corpus.CorpusMissing as e:
+        print(f"FAIL: {e}")
+        return 1
+    if where is None:
+        print("corpus not found: set TESMOD_CORPUS or place it at ../shared/corpus (skipped)")
+        return corpus.SKIP
+    counts = corpus.manifest_record_counts(where)
+    plugins = []
+    for game, folder in (("oblivion", "oblivion/"), ("skyrim", "skyrim/")):
+        chosen = sorted(f for f in counts if f.startswith(folder) and f.endswith(".esp"))[:2]
+        if not chosen:
+            raise AssertionError(f"no {game} plugin with a record count in MANIFEST.tsv")
+        plugins += [(where / f, game, counts[f]) for f in chosen]
+
+    with tempfile.TemporaryDirectory(prefix="tesmod-consumer-") as tmp:
+        tmp = Path(tmp)
+        prefix = tmp / "prefix"
+        run(["cmake", "--install", build, "--prefix", prefix])
+        for part in ("include/tesmod/plugin/plugin_file.hpp", "bin/tesmod"):
+            if not (prefix / part).exists():
+                raise AssertionError(f"install has no {part}")
+        configs = list(prefix.glob("lib*/**/cmake/tesmod/tesmodConfig.cmake"))
+        pcs = list(prefix.glob("lib*/**/pkgconfig/tesmod.pc"))
+        if len(configs) != 1 or len(pcs) != 1:
+            raise AssertionError(f"install has {len(configs)} tesmodConfig.cmake and {len(pcs)} tesmod.pc")
+        not_a_plugin = tmp / "not a plugin.esp"
+        not_a_plugin.write_bytes(b"this is not a plugin")
+        flags = [SANITIZE] if sanitize else []
+
+        # CMake: find_package(tesmod 0.2 CONFIG REQUIRED) -> tesmod::tesmod.
+        cmake_build = tmp / "cmake-build"
+        run(["cmake", "-S", CONSUMER, "-B", cmake_build, f"-DCMAKE_PREFIX_PATH={prefix}",
+             f"-DCMAKE_CXX_COMPILER={cxx}", "-DCMAKE_BUILD_TYPE=Release",
+             f"-DCMAKE_CXX_FLAGS={' '.join(flags)}", f"-DCMAKE_EXE_LINKER_FLAGS={' '.join(flags)}"])
+        run(["cmake", "--build", cmake_build])
+        check_program(cmake_build / "count_records", plugins, not_a_plugin)
+        print(f"cmake consumer: {len(plugins)} plugins counted as MANIFEST.tsv says")
+
+        # pkg-config (static library: --static brings its private dependencies).
+        env = dict(os.environ, PKG_CONFIG_PATH=str(pcs[0].parent))
+        version = run(["pkg-config", "--modversion", "tesmod"], env=env).strip()
+        if version != config_version(build):
+            raise AssertionError(f"tesmod.pc says version {version}, the build {config_version(build)}")
+        static = [] if list(prefix.glob("lib*/**/libtesmod.so*")) else ["--static"]
+        pc_flags = run(["pkg-config", "--cflags", "--libs", *static, "tesmod"], env=env).split()
+        program = tmp / "count_records_pc"
+        run([cxx, "-std=c++20", "-O1", *flags, CONSUMER / "count_records.cpp", "-o", program, *pc_flags])
+        check_program(program, plugins, not_a_plugin)
+        print(f"pkg-config consumer ({' '.join(pc_flags)}): {len(plugins)} plugins counted as MANIFEST.tsv says")
+    return 0
+
+
+def config_version(build):
+    for line in (build / "CMakeCache.txt").read_text().splitlines():
+        if line.startswith("CMAKE_PROJECT_VERSION:"):
+            return line.split("=", 1)[1]
+    return "?"
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except AssertionError as e:
+        print(f"FAIL: {e}")
+        sys.exit(1)
