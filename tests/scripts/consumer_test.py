@@ -27,13 +27,13 @@ def run(args, env=None, **kw):
     return done.stdout
 
 
-def check_program(program, plugins, not_a_plugin):
+def check_program(program, plugins, not_a_plugin, env=None):
     for path, game, records in plugins:
-        out = run([program, path]).strip()
+        out = run([program, path], env=env).strip()
         want = f"{game} {records} records"
         if out != want:
             raise AssertionError(f"{program} {path}: printed {out!r}, MANIFEST.tsv says {want!r}")
-    bad = subprocess.run([str(program), str(not_a_plugin)], capture_output=True, text=True)
+    bad = subprocess.run([str(program), str(not_a_plugin)], capture_output=True, text=True, env=env)
     if bad.returncode != 1 or str(not_a_plugin) not in bad.stderr:
         raise AssertionError(f"{program} on a non-plugin: exit {bad.returncode}, stderr {bad.stderr!r}")
 
@@ -71,6 +71,17 @@ def main():
         not_a_plugin = tmp / "not a plugin.esp"
         not_a_plugin.write_bytes(b"this is not a plugin")
         flags = [SANITIZE] if sanitize else []
+        shared = sorted(prefix.glob("lib*/**/libtesmod.so*"))
+        run_env = None
+        if shared:
+            # A shared install: the real file, the SONAME link (major.minor before 1.0) and the
+            # development link; the programs find the library by its SONAME.
+            version = config_version(build)
+            soname = "libtesmod.so." + ".".join(version.split(".")[:2])
+            want = {"libtesmod.so", soname, "libtesmod.so." + version}
+            if {p.name for p in shared} != want:
+                raise AssertionError(f"shared install has {sorted(p.name for p in shared)}; expected {sorted(want)}")
+            run_env = dict(os.environ, LD_LIBRARY_PATH=str(shared[0].parent))
 
         # CMake: find_package(tesmod 0.2 CONFIG REQUIRED) -> tesmod::tesmod.
         cmake_build = tmp / "cmake-build"
@@ -78,7 +89,7 @@ def main():
              f"-DCMAKE_CXX_COMPILER={cxx}", "-DCMAKE_BUILD_TYPE=Release",
              f"-DCMAKE_CXX_FLAGS={' '.join(flags)}", f"-DCMAKE_EXE_LINKER_FLAGS={' '.join(flags)}"])
         run(["cmake", "--build", cmake_build])
-        check_program(cmake_build / "count_records", plugins, not_a_plugin)
+        check_program(cmake_build / "count_records", plugins, not_a_plugin, run_env)
         print(f"cmake consumer: {len(plugins)} plugins counted as MANIFEST.tsv says")
 
         # pkg-config (static library: --static brings its private dependencies).
@@ -86,11 +97,11 @@ def main():
         version = run(["pkg-config", "--modversion", "tesmod"], env=env).strip()
         if version != config_version(build):
             raise AssertionError(f"tesmod.pc says version {version}, the build {config_version(build)}")
-        static = [] if list(prefix.glob("lib*/**/libtesmod.so*")) else ["--static"]
+        static = [] if shared else ["--static"]
         pc_flags = run(["pkg-config", "--cflags", "--libs", *static, "tesmod"], env=env).split()
         program = tmp / "count_records_pc"
         run([cxx, "-std=c++20", "-O1", *flags, CONSUMER / "count_records.cpp", "-o", program, *pc_flags])
-        check_program(program, plugins, not_a_plugin)
+        check_program(program, plugins, not_a_plugin, run_env)
         print(f"pkg-config consumer ({' '.join(pc_flags)}): {len(plugins)} plugins counted as MANIFEST.tsv says")
     return 0
 
