@@ -1,7 +1,9 @@
-// Plugins in Python, read side. A Plugin is the mapped file and its index (PluginFile); Records
-// are (plugin, index entry) pairs, so iterating creates no copies and filtering by type happens
-// in C++. A Field's bytes are a view of the mapped file (or of the record's inflated body), kept
-// alive by the Field, so memoryviews of them stay valid as long as they are referenced.
+// Plugins in Python. A Plugin is the mapped file and its index (PluginFile); until the first edit,
+// Records are (plugin, index entry) pairs, so iterating creates no copies and filtering by type
+// happens in C++, and a Field's bytes are a view of the mapped file (or of the record's inflated
+// body) kept alive by the Field. The first edit builds the editable model (tesmod::Plugin, whose
+// unedited records stay views of the file); from then on a Record is found by its FormID, and
+// Fields are copies, so nothing Python holds can point into memory an edit frees.
 #include "plugin_binding.hpp"
 
 #include <pybind11/stl.h>
@@ -10,13 +12,16 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tesmod/error.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/io/zlib_codec.hpp"
 #include "tesmod/plugin/game.hpp"
+#include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/subrecord.hpp"
 
 namespace py = pybind11;
@@ -43,12 +48,100 @@ Signature signature_arg(const std::string& text) {
   return sig;
 }
 
+std::string hex_id(std::uint32_t form_id) {
+  char id[9];
+  std::snprintf(id, sizeof id, "%08X", form_id);
+  return id;
+}
+
+// Walks the records of a model tree in order.
+template <typename F>
+void for_each_record(std::vector<Node>& nodes, F&& f) {
+  for (Node& n : nodes) {
+    if (n.is_group()) for_each_record(n.group().children, f);
+    else f(n.record());
+  }
+}
+
 struct OpenPlugin {
   explicit OpenPlugin(PluginFile f) : file(std::move(f)) {}
   PluginFile file;
   Inflater inflater;
+  std::optional<Plugin> model;  // built by the first edit
+  std::unordered_map<std::uint32_t, std::vector<Record*>> by_id;  // model records by FormID
+  bool by_id_stale = true;  // after a change that may have moved records
+
+  Plugin& edit() {
+    if (!model) model.emplace(Plugin::from_file(file));
+    return *model;
+  }
+  void index_records() {
+    if (!by_id_stale) return;
+    by_id.clear();
+    for_each_record(model->top(), [&](Record& r) { by_id[r.form_id()].push_back(&r); });
+    by_id_stale = false;
+  }
+  Record* find(std::uint32_t form_id) {
+    index_records();
+    auto it = by_id.find(form_id);
+    return it == by_id.end() || it->second.empty() ? nullptr : it->second.front();
+  }
+  // The model record a handle names: exactly one record with this FormID.
+  Record& record(Signature type, std::uint32_t form_id) {
+    index_records();
+    auto it = by_id.find(form_id);
+    const std::size_t n = it == by_id.end() ? 0 : it->second.size();
+    if (n == 1) return *it->second.front();
+    throw Error(file.name(), Error::kNoOffset, RecordRef{type, form_id, {}},
+                n == 0 ? "the record is no longer in the plugin (removed)"
+                       : "FormID " + hex_id(form_id) + " is used by " + std::to_string(n) +
+                             " records; an edit by FormID would be ambiguous");
+  }
+  Record& add(Record r) {
+    Plugin& p = edit();
+    Group& group = p.top_group(r.type());
+    const Node* before = group.children.data();
+    Record& added = p.add(std::move(r));
+    // Appending moves the group's records only when its storage grows.
+    if (group.children.data() != before) by_id_stale = true;
+    else if (!by_id_stale) by_id[added.form_id()].push_back(&added);
+    return added;
+  }
+  bool remove(std::uint32_t form_id) {
+    const bool removed = edit().remove(form_id);
+    by_id_stale = true;
+    return removed;
+  }
 };
 using PluginRef = std::shared_ptr<OpenPlugin>;
+
+// Field values from Python: bytes-like objects as they are, str as a zero-terminated string in
+// the given encoding.
+std::vector<std::uint8_t> field_bytes(const py::object& value, const char* encoding) {
+  if (py::isinstance<py::str>(value)) {
+    PyObject* b = PyUnicode_AsEncodedString(value.ptr(), encoding, "surrogateescape");
+    if (!b) throw py::error_already_set();
+    const auto bytes = py::reinterpret_steal<py::bytes>(b);
+    const std::string_view text = bytes;
+    std::vector<std::uint8_t> out(text.begin(), text.end());
+    out.push_back(0);
+    return out;
+  }
+  py::buffer buffer = py::reinterpret_borrow<py::buffer>(value);
+  py::buffer_info info = buffer.request();
+  if (info.ndim != 1 || info.itemsize != 1)
+    throw py::type_error("a field value is bytes (or another bytes-like object) or str");
+  const auto* data = static_cast<const std::uint8_t*>(info.ptr);
+  return std::vector<std::uint8_t>(data, data + info.size);
+}
+
+Field make_field(const std::string& type, const py::object& value, const std::string& encoding);
+
+std::string encoded(const py::str& text, const std::string& encoding) {
+  std::vector<std::uint8_t> bytes = field_bytes(text, encoding.c_str());
+  bytes.pop_back();  // the terminator field_bytes adds
+  return std::string(bytes.begin(), bytes.end());
+}
 
 class PyField {
  public:
@@ -106,16 +199,32 @@ class PyField {
 
 class PyRecord {
  public:
-  PyRecord(PluginRef plugin, std::uint32_t index) : plugin_(std::move(plugin)), index_(index) {}
-  const IndexEntry& entry() const { return plugin_->file.entry(index_); }
-  std::string type() const { return entry().type.str(); }
-  std::uint32_t form_id() const { return entry().id; }
-  std::uint32_t flags() const { return entry().flags; }
-  bool compressed() const { return entry().is_compressed(); }
-  std::uint64_t offset() const { return entry().offset; }
-  py::object editor_id() const { return decode_optional(plugin_->file.editor_id(entry())); }
+  static constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
+  PyRecord(PluginRef plugin, std::uint32_t entry, Signature type, std::uint32_t form_id)
+      : plugin_(std::move(plugin)), entry_(entry), type_(type), form_id_(form_id) {}
+  static PyRecord of_entry(PluginRef plugin, std::uint32_t index) {
+    const IndexEntry& e = plugin->file.entry(index);
+    return PyRecord(std::move(plugin), index, e.type, e.id);
+  }
+
+  std::string type() const { return type_.str(); }
+  std::uint32_t form_id() const { return form_id_; }
+  std::uint32_t flags() const { return model() ? model()->flags() : entry().flags; }
+  bool compressed() const { return model() ? model()->is_compressed() : entry().is_compressed(); }
+  py::object offset() const {
+    if (Record* r = model()) {
+      auto at = r->source_offset();
+      return at ? py::object(py::int_(*at)) : py::object(py::none());
+    }
+    return py::int_(entry().offset);
+  }
+  py::object editor_id() const {
+    if (Record* r = model()) return decode_optional(r->editor_id());
+    return decode_optional(plugin_->file.editor_id(entry()));
+  }
 
   std::vector<PyField> fields() const {
+    if (Record* r = model()) return model_fields(*r);
     const PluginFile& file = plugin_->file;
     const IndexEntry& e = entry();
     ErrorContext context = file.context(e);
@@ -142,36 +251,103 @@ class PyRecord {
   }
 
   py::object field(const std::string& type) const {
-    const Signature sig = signature_arg(type);
+    const std::string sig = signature_arg(type).str();
     for (PyField& f : fields())
-      if (f.signature() == sig.str()) return py::cast(std::move(f));
+      if (f.signature() == sig) return py::cast(std::move(f));
     return py::none();
   }
 
+  // Edits (the first one builds the plugin's editable model).
+  void set_field(const std::string& type, const py::object& value, const std::string& encoding) {
+    edited().set(make_field(type, value, encoding));
+  }
+  void add_field(const std::string& type, const py::object& value, const std::string& encoding) {
+    edited().edit_fields().push_back(make_field(type, value, encoding));
+  }
+  std::size_t remove_field(const std::string& type) { return edited().remove(signature_arg(type)); }
+  void set_fields(const std::vector<std::pair<std::string, py::object>>& fields, const std::string& encoding) {
+    std::vector<Field> out;
+    for (const auto& [type, value] : fields) out.push_back(make_field(type, value, encoding));
+    edited().edit_fields() = std::move(out);
+  }
+  void set_flags(std::uint32_t flags) { edited().set_flags(flags); }
+  void set_compressed(bool on) {
+    Record& r = edited();
+    r.set_flags(on ? r.flags() | record_flags::kCompressed : r.flags() & ~record_flags::kCompressed);
+  }
+
   std::string repr() const {
-    char id[9];
-    std::snprintf(id, sizeof id, "%08X", form_id());
-    std::string text = "<tesmod.Record " + type() + " " + id;
-    if (auto edid = plugin_->file.editor_id(entry())) text += " '" + *edid + "'";
+    std::string text = "<tesmod.Record " + type() + " " + hex_id(form_id_);
+    py::object edid = editor_id();
+    if (!edid.is_none()) text += " '" + edid.cast<std::string>() + "'";
     return text + ">";
   }
 
  private:
+  const IndexEntry& entry() const { return plugin_->file.entry(entry_); }
+  Record* model() const { return plugin_->model ? &plugin_->record(type_, form_id_) : nullptr; }
+  Record& edited() const {
+    plugin_->edit();
+    return plugin_->record(type_, form_id_);
+  }
+  // The model's fields are owned by the record and change with edits: Python gets copies.
+  static std::vector<PyField> model_fields(const Record& r) {
+    const auto& fields = r.fields();
+    auto copy = std::make_shared<std::vector<std::uint8_t>>();
+    for (const Field& f : fields) copy->insert(copy->end(), f.data.begin(), f.data.end());
+    std::vector<PyField> out;
+    std::size_t at = 0;
+    ErrorContext context = r.context();
+    context.offset = Error::kNoOffset;
+    for (const Field& f : fields) {
+      SubrecordView v;
+      v.type = f.type;
+      v.data = std::span<const std::uint8_t>(copy->data() + at, f.data.size());
+      v.oversize = f.oversize;
+      at += f.data.size();
+      out.emplace_back(copy, v, context);
+    }
+    return out;
+  }
+
   PluginRef plugin_;
-  std::uint32_t index_;
+  std::uint32_t entry_;  // index entry, for reading before the model exists
+  Signature type_;
+  std::uint32_t form_id_;
 };
 
+Field make_field(const std::string& type, const py::object& value, const std::string& encoding) {
+  Field f;
+  f.type = signature_arg(type);
+  f.data = field_bytes(value, encoding.c_str());
+  return f;
+}
+
 // Records in file order (the TES4 header record not included), of one type when asked.
+// Records of an edited plugin are listed when the iteration starts (so edits made while
+// iterating do not disturb it).
 class PyRecords {
  public:
-  PyRecords(PluginRef plugin, std::optional<Signature> type) : plugin_(std::move(plugin)), type_(type) {}
+  PyRecords(PluginRef plugin, std::optional<Signature> type) : plugin_(std::move(plugin)), type_(type) {
+    if (plugin_->model) {
+      from_model_ = true;
+      for_each_record(plugin_->model->top(), [&](Record& r) {
+        if (!type_ || r.type() == *type_) listed_.emplace_back(r.type(), r.form_id());
+      });
+    }
+  }
   PyRecord next() {
+    if (from_model_) {
+      if (next_ >= listed_.size()) throw py::stop_iteration();
+      const auto& [type, id] = listed_[next_++];
+      return PyRecord(plugin_, PyRecord::kNoEntry, type, id);
+    }
     const auto entries = plugin_->file.entries();
-    while (next_ < entries.size()) {
-      const IndexEntry& e = entries[next_++];
+    while (entry_ < entries.size()) {
+      const IndexEntry& e = entries[entry_++];
       if (e.is_group()) continue;
       if (type_ && e.type != *type_) continue;
-      return PyRecord(plugin_, std::uint32_t(next_ - 1));
+      return PyRecord(plugin_, std::uint32_t(entry_ - 1), e.type, e.id);
     }
     throw py::stop_iteration();
   }
@@ -179,7 +355,10 @@ class PyRecords {
  private:
   PluginRef plugin_;
   std::optional<Signature> type_;
-  std::size_t next_ = 1;  // entry 0 is the TES4 record
+  std::size_t entry_ = 1;  // entry 0 is the TES4 record
+  bool from_model_ = false;
+  std::vector<std::pair<Signature, std::uint32_t>> listed_;
+  std::size_t next_ = 0;
 };
 
 struct PyHeader {
@@ -209,7 +388,7 @@ class PyPlugin {
   std::string path() const { return file().name(); }
   std::string game() const { return std::string(game_id(file().game())); }
   PyHeader header() const {
-    const FileHeader& h = file().header();
+    const FileHeader h = p_->model ? p_->model->header() : file().header();
     PyHeader out{h.version, h.version_text(), h.record_count, h.next_object_id, h.flags,
                  decode_optional(h.author), decode_optional(h.description), {},
                  h.is_master(), h.is_localized(), h.is_light()};
@@ -217,19 +396,53 @@ class PyPlugin {
     return out;
   }
   std::vector<py::str> masters() const { return header().masters; }
-  std::uint64_t size() const { return file().stats().records; }
+  std::uint64_t size() const {
+    if (!p_->model) return file().stats().records;
+    std::uint64_t n = 0;
+    for_each_record(p_->model->top(), [&](Record&) { ++n; });
+    return n;
+  }
   PyRecords records(const std::optional<std::string>& type) const {
     return PyRecords(p_, type ? std::optional<Signature>(signature_arg(*type)) : std::nullopt);
   }
   std::optional<PyRecord> get(std::uint32_t form_id) const {
-    if (auto i = file().find_form_id(form_id)) return PyRecord(p_, *i);
+    if (p_->model) {
+      if (Record* r = p_->find(form_id)) return PyRecord(p_, PyRecord::kNoEntry, r->type(), form_id);
+      return std::nullopt;
+    }
+    if (auto i = file().find_form_id(form_id)) return PyRecord::of_entry(p_, *i);
     return std::nullopt;
   }
   PyRecord at(std::uint32_t form_id) const {
     if (auto r = get(form_id)) return *r;
-    char id[9];
-    std::snprintf(id, sizeof id, "%08X", form_id);
-    throw py::key_error(std::string("no record with FormID ") + id);
+    throw py::key_error("no record with FormID " + hex_id(form_id));
+  }
+
+  PyRecord add_record(const std::string& type, const std::vector<std::pair<std::string, py::object>>& fields,
+                      std::optional<std::uint32_t> form_id, std::uint32_t flags, const std::string& encoding) {
+    const Signature sig = signature_arg(type);
+    if (sig == Signature("GRUP") || sig == Signature("TES4"))
+      throw py::value_error("add_record adds records, not " + type);
+    std::vector<Field> out;
+    for (const auto& [ftype, value] : fields) out.push_back(make_field(ftype, value, encoding));
+    Plugin& p = p_->edit();
+    const std::uint32_t id = form_id ? *form_id : p.allocate_form_id();
+    if (p_->find(id)) throw py::value_error("FormID " + hex_id(id) + " is already used in this plugin");
+    Record& added = p_->add(Record(sig, id, std::move(out), flags));
+    return PyRecord(p_, PyRecord::kNoEntry, added.type(), added.form_id());
+  }
+  bool remove(std::uint32_t form_id) { return p_->remove(form_id); }
+  void set_author(const py::str& text, const std::string& encoding) { p_->edit().set_author(encoded(text, encoding)); }
+  void set_description(const py::str& text, const std::string& encoding) {
+    p_->edit().set_description(encoded(text, encoding));
+  }
+  bool modified() const { return p_->model.has_value(); }
+
+  // Writes the plugin (the model when edited, else the file's bytes through the same writer).
+  void save(const std::string& path) {
+    Plugin& p = p_->edit();
+    py::gil_scoped_release unlocked;
+    p.save(path);
   }
   std::string repr() const {
     return "<tesmod.Plugin '" + path() + "' " + game() + ", " + std::to_string(size()) + " records>";
@@ -276,6 +489,19 @@ void bind_plugin(py::module_& m) {
                              "The EDID as a string, or None (compressed records are inflated only as far as it).")
       .def_property_readonly("fields", &PyRecord::fields, "The fields in stored order (read on each access).")
       .def("field", &PyRecord::field, py::arg("signature"), "The first field of this type, or None.")
+      .def("set_field", &PyRecord::set_field, py::arg("signature"), py::arg("value"), py::arg("encoding") = "cp1252",
+           "Replaces the first field of this type, or appends one. value: bytes-like, or str (stored "
+           "zero-terminated in encoding).")
+      .def("add_field", &PyRecord::add_field, py::arg("signature"), py::arg("value"), py::arg("encoding") = "cp1252",
+           "Appends a field.")
+      .def("remove_field", &PyRecord::remove_field, py::arg("signature"),
+           "Removes every field of this type; returns how many.")
+      .def("set_fields", &PyRecord::set_fields, py::arg("fields"), py::arg("encoding") = "cp1252",
+           "Replaces all fields with (signature, value) pairs, in order.")
+      .def("set_flags", &PyRecord::set_flags, py::arg("flags"),
+           "Sets the header flags (setting or clearing the compressed bit re-encodes the body).")
+      .def("set_compressed", &PyRecord::set_compressed, py::arg("compressed"),
+           "Compresses or decompresses the record when written.")
       .def("__repr__", &PyRecord::repr);
 
   py::class_<PyRecords>(m, "RecordIterator")
@@ -307,6 +533,18 @@ void bind_plugin(py::module_& m) {
       .def("get", &PyPlugin::get, py::arg("form_id"), "The first record with this FormID, or None.")
       .def("__getitem__", &PyPlugin::at, py::arg("form_id"))
       .def("__contains__", [](const PyPlugin& p, std::uint32_t id) { return p.get(id).has_value(); })
+      .def("add_record", &PyPlugin::add_record, py::arg("type"), py::arg("fields") = std::vector<std::pair<std::string, py::object>>{},
+           py::kw_only(), py::arg("form_id") = py::none(), py::arg("flags") = 0, py::arg("encoding") = "cp1252",
+           "Adds a record to the top-level group of its type. fields: (signature, value) pairs (bytes-like, "
+           "or str stored zero-terminated). form_id: the next free one of this plugin when not given.")
+      .def("remove", &PyPlugin::remove, py::arg("form_id"), "Removes the first record with this FormID; False if none.")
+      .def("set_author", &PyPlugin::set_author, py::arg("text"), py::arg("encoding") = "cp1252", "Sets CNAM.")
+      .def("set_description", &PyPlugin::set_description, py::arg("text"), py::arg("encoding") = "cp1252",
+           "Sets SNAM.")
+      .def_property_readonly("modified", &PyPlugin::modified, "True once an edit has been made.")
+      .def("save", &PyPlugin::save, py::arg("path"),
+           "Writes the plugin atomically (a temporary file renamed over path; the GIL is released). "
+           "Unedited records are copied byte for byte; counts and sizes are fixed up.")
       .def("__repr__", &PyPlugin::repr);
 
   m.def("open", &PyPlugin::open, py::arg("path"), py::kw_only(), py::arg("game") = py::none(), py::arg("threads") = 0,

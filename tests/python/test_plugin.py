@@ -71,6 +71,7 @@ def test_fields_tile_the_record_and_views_outlive_the_plugin(corpus):
         if record.compressed:
             compressed += 1
         else:
+            assert record.offset is not None
             stored = sum(6 + len(f) + (10 if f.oversize else 0) for f in fields)
             assert stored == _data_size(path, record.offset), record
         for f in fields:
@@ -178,3 +179,9 @@ def test_stubs_describe_the_module():
                 member_name = getattr(member, "name", None) or getattr(getattr(member, "target", None), "id", None)
                 if member_name:
                     assert hasattr(runtime, member_name), f"{name}.{member_name} is stubbed but missing"
+            stubbed_members = {getattr(m, "name", None) or getattr(getattr(m, "target", None), "id", None)
+                               for m in node.body}
+            for member_name in dir(runtime):
+                if not member_name.startswith("_") and member_name not in stubbed_members:
+                    if name != "Error" and not hasattr(Exception, member_name):
+                        pytest.fail(f"{name}.{member_name} has no stub")
