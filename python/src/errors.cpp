@@ -3,13 +3,15 @@
 #include <exception>
 
 #include "tesmod/error.hpp"
+#include "tesmod/text/condition_text.hpp"
 
 namespace py = pybind11;
 
 namespace tesmod::python {
 namespace {
 
-PyObject* error_type = nullptr;  // owned by the module (added to it below)
+PyObject* error_type = nullptr;       // owned by the module (added to it below)
+PyObject* text_error_type = nullptr;  // tesmod.TextError, a subclass
 
 // Sets the pending Python exception: tesmod.Error(message) with file, offset (None when the
 // error is not about a position), record ((type, form_id, editor_id) or None) and detail.
@@ -28,6 +30,14 @@ void raise_error(const tesmod::Error& e) {
   PyErr_SetObject(error_type, exc.ptr());
 }
 
+// tesmod.TextError: text (a condition line ...) that does not parse; column is 1-based.
+void raise_text_error(const std::string& message, std::size_t column) {
+  py::object exc = py::reinterpret_borrow<py::object>(text_error_type)(message);
+  exc.attr("column") = column;
+  exc.attr("detail") = message;
+  PyErr_SetObject(text_error_type, exc.ptr());
+}
+
 }  // namespace
 
 void bind_errors(py::module_& m) {
@@ -41,11 +51,22 @@ void bind_errors(py::module_& m) {
   py::object type = py::reinterpret_borrow<py::object>(error_type);
   for (const char* name : {"file", "offset", "record", "detail"}) type.attr(name) = py::none();
   m.add_object("Error", type);
+  py::tuple bases = py::make_tuple(type, py::reinterpret_borrow<py::object>(PyExc_ValueError));
+  text_error_type = PyErr_NewExceptionWithDoc(
+      "tesmod.TextError",
+      "Text that does not parse (a condition line ...): the message says where and what was expected; "
+      "column is 1-based.",
+      bases.ptr(), nullptr);
+  if (!text_error_type) throw py::error_already_set();
+  py::reinterpret_borrow<py::object>(text_error_type).attr("column") = py::none();
+  m.add_object("TextError", py::reinterpret_borrow<py::object>(text_error_type));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const tesmod::Error& e) {
       raise_error(e);
+    } catch (const tesmod::text::ConditionSyntaxError& e) {
+      raise_text_error(e.what(), e.column());
     }
   });
 }

@@ -1,6 +1,7 @@
 // The compiled part of the `tesmod` Python package (python/tesmod/__init__.py re-exports it).
 #include <pybind11/pybind11.h>
 
+#include "condition_binding.hpp"
 #include "errors.hpp"
 #include "plugin_binding.hpp"
 
@@ -9,4 +10,5 @@ PYBIND11_MODULE(_tesmod, m) {
   m.attr("__version__") = TESMOD_VERSION;
   tesmod::python::bind_errors(m);
   tesmod::python::bind_plugin(m);
+  tesmod::python::bind_conditions(m);
 }

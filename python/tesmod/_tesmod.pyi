@@ -1,5 +1,5 @@
 # Type stubs for the compiled part of tesmod (python/src/*.cpp).
-from typing import Iterator, Optional, Sequence, Tuple, Union
+from typing import Any, Iterator, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -9,6 +9,10 @@ class Error(Exception):
     offset: Optional[int]
     record: Optional[Tuple[str, int, Optional[str]]]  # (type, form_id, editor_id)
     detail: Optional[str]
+
+class TextError(Error, ValueError):
+    """Text that does not parse (a condition line ...); column is 1-based."""
+    column: Optional[int]
 
 class Field:
     """One field (subrecord): its signature and a read-only view of its bytes."""
@@ -50,6 +54,11 @@ class Record:
     def set_fields(self, fields: Sequence[Tuple[str, Union[bytes, bytearray, memoryview, str]]], encoding: str = "cp1252") -> None: ...
     def set_flags(self, flags: int) -> None: ...
     def set_compressed(self, compressed: bool) -> None: ...
+    def conditions(self) -> list[str]: ...
+    def condition_dicts(self) -> list[dict[str, Any]]: ...
+    def replace_condition(self, index: int, text: str) -> None: ...
+    def insert_condition(self, index: int, text: str) -> None: ...
+    def remove_condition(self, index: int) -> None: ...
 
 class RecordIterator(Iterator[Record]):
     def __iter__(self) -> "RecordIterator": ...

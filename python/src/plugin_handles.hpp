@@ -1,0 +1,483 @@
+// The objects behind tesmod.Plugin, Record and Field (bound in plugin_binding.cpp, extended by
+// the field bindings). See plugin_binding.cpp for how records are addressed before and after
+// the first edit.
+#pragma once
+
+
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tesmod/error.hpp"
+#include "tesmod/io/little_endian.hpp"
+#include "tesmod/io/zlib_codec.hpp"
+#include "tesmod/plugin/game.hpp"
+#include "tesmod/plugin/plugin.hpp"
+#include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/plugin/record_flags.hpp"
+#include "tesmod/plugin/subrecord.hpp"
+
+
+#include "tesmod/plugin/form_names.hpp"
+
+namespace tesmod::python {
+namespace py = pybind11;
+
+
+// Strings in plugins are code-page bytes; Python gets them decoded (cp1252 unless told
+// otherwise, undecodable bytes kept as surrogates so that they can be encoded back).
+inline py::str decode(std::string_view bytes, const char* encoding = "cp1252") {
+  PyObject* s = PyUnicode_Decode(bytes.data(), Py_ssize_t(bytes.size()), encoding, "surrogateescape");
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+inline py::object decode_optional(const std::optional<std::string>& bytes) {
+  return bytes ? py::object(decode(*bytes)) : py::object(py::none());
+}
+
+inline Signature signature_arg(const std::string& text) {
+  Signature sig;
+  if (text.size() != 4 || !Signature::parse(text, sig))
+    throw py::value_error("a record or field type is 4 characters, got '" + text + "'");
+  return sig;
+}
+
+inline std::string hex_id(std::uint32_t form_id) {
+  char id[9];
+  std::snprintf(id, sizeof id, "%08X", form_id);
+  return id;
+}
+
+// Walks the records of a model tree in order.
+template <typename F>
+void for_each_record(std::vector<Node>& nodes, F&& f) {
+  for (Node& n : nodes) {
+    if (n.is_group()) for_each_record(n.group().children, f);
+    else f(n.record());
+  }
+}
+
+struct OpenPlugin {
+  explicit OpenPlugin(PluginFile f) : file(std::move(f)) {}
+  PluginFile file;
+  Inflater inflater;
+  std::optional<Plugin> model;  // built by the first edit
+  std::optional<PluginFormNamer> namer;  // EditorIDs of the plugin and its masters, on first use
+  std::unordered_map<std::uint32_t, std::vector<Record*>> by_id;  // model records by FormID
+  bool by_id_stale = true;  // after a change that may have moved records
+
+  // Names forms in text (conditions ...) as the file was opened: records added since are not known.
+  const PluginFormNamer& names() {
+    if (!namer) namer.emplace(PluginFormNamer::build(file));
+    return *namer;
+  }
+  Plugin& edit() {
+    if (!model) model.emplace(Plugin::from_file(file));
+    return *model;
+  }
+  void index_records() {
+    if (!by_id_stale) return;
+    by_id.clear();
+    for_each_record(model->top(), [&](Record& r) { by_id[r.form_id()].push_back(&r); });
+    by_id_stale = false;
+  }
+  Record* find(std::uint32_t form_id) {
+    index_records();
+    auto it = by_id.find(form_id);
+    return it == by_id.end() || it->second.empty() ? nullptr : it->second.front();
+  }
+  // The model record a handle names: exactly one record with this FormID.
+  Record& record(Signature type, std::uint32_t form_id) {
+    index_records();
+    auto it = by_id.find(form_id);
+    const std::size_t n = it == by_id.end() ? 0 : it->second.size();
+    if (n == 1) return *it->second.front();
+    throw Error(file.name(), Error::kNoOffset, RecordRef{type, form_id, {}},
+                n == 0 ? "the record is no longer in the plugin (removed)"
+                       : "FormID " + hex_id(form_id) + " is used by " + std::to_string(n) +
+                             " records; an edit by FormID would be ambiguous");
+  }
+  Record& add(Record r) {
+    Plugin& p = edit();
+    Group& group = p.top_group(r.type());
+    const Node* before = group.children.data();
+    Record& added = p.add(std::move(r));
+    // Appending moves the group's records only when its storage grows.
+    if (group.children.data() != before) by_id_stale = true;
+    else if (!by_id_stale) by_id[added.form_id()].push_back(&added);
+    return added;
+  }
+  bool remove(std::uint32_t form_id) {
+    const bool removed = edit().remove(form_id);
+    by_id_stale = true;
+    return removed;
+  }
+};
+using PluginRef = std::shared_ptr<OpenPlugin>;
+
+// Field values from Python: bytes-like objects as they are, str as a zero-terminated string in
+// the given encoding.
+inline std::vector<std::uint8_t> field_bytes(const py::object& value, const char* encoding) {
+  if (py::isinstance<py::str>(value)) {
+    PyObject* b = PyUnicode_AsEncodedString(value.ptr(), encoding, "surrogateescape");
+    if (!b) throw py::error_already_set();
+    const auto bytes = py::reinterpret_steal<py::bytes>(b);
+    const std::string_view text = bytes;
+    std::vector<std::uint8_t> out(text.begin(), text.end());
+    out.push_back(0);
+    return out;
+  }
+  py::buffer buffer = py::reinterpret_borrow<py::buffer>(value);
+  py::buffer_info info = buffer.request();
+  if (info.ndim != 1 || info.itemsize != 1)
+    throw py::type_error("a field value is bytes (or another bytes-like object) or str");
+  const auto* data = static_cast<const std::uint8_t*>(info.ptr);
+  return std::vector<std::uint8_t>(data, data + info.size);
+}
+
+inline Field make_field(const std::string& type, const py::object& value, const std::string& encoding);
+
+inline std::string encoded(const py::str& text, const std::string& encoding) {
+  std::vector<std::uint8_t> bytes = field_bytes(text, encoding.c_str());
+  bytes.pop_back();  // the terminator field_bytes adds
+  return std::string(bytes.begin(), bytes.end());
+}
+
+class PyField {
+ public:
+  PyField(std::shared_ptr<const void> owner, const SubrecordView& view, ErrorContext context)
+      : owner_(std::move(owner)), type_(view.type), data_(view.data), oversize_(view.oversize),
+        context_(std::move(context)) {}
+
+  std::string signature() const { return type_.str(); }
+  std::span<const std::uint8_t> data() const { return data_; }
+  bool oversize() const { return oversize_; }
+  py::bytes as_bytes() const { return py::bytes(reinterpret_cast<const char*>(data_.data()), data_.size()); }
+  py::str as_string(const std::string& encoding) const {
+    std::size_t n = data_.size();
+    while (n > 0 && data_[n - 1] == 0) --n;
+    return decode(std::string_view(reinterpret_cast<const char*>(data_.data()), n), encoding.c_str());
+  }
+  std::int64_t as_int() const {
+    switch (data_.size()) {
+      case 1: return std::int8_t(data_[0]);
+      case 2: return le::load<std::int16_t>(data_.data());
+      case 4: return le::i32(data_.data());
+      case 8: return le::load<std::int64_t>(data_.data());
+    }
+    fail("an integer of 1, 2, 4 or 8 bytes");
+  }
+  std::uint64_t as_uint() const {
+    switch (data_.size()) {
+      case 1: return data_[0];
+      case 2: return le::load<std::uint16_t>(data_.data());
+      case 4: return le::u32(data_.data());
+      case 8: return le::load<std::uint64_t>(data_.data());
+    }
+    fail("an unsigned integer of 1, 2, 4 or 8 bytes");
+  }
+  double as_float() const {
+    if (data_.size() == 4) return le::f32(data_.data());
+    if (data_.size() == 8) return le::load<double>(data_.data());
+    fail("a float of 4 or 8 bytes");
+  }
+  std::uint32_t as_form_id() const {
+    if (data_.size() != 4) fail("a FormID of 4 bytes");
+    return le::u32(data_.data());
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& expected) const {
+    context_.fail(type_.str() + " field of " + std::to_string(data_.size()) + " bytes; expected " + expected);
+  }
+  std::shared_ptr<const void> owner_;  // the mapped file or the inflated body
+  Signature type_;
+  std::span<const std::uint8_t> data_;
+  bool oversize_;
+  ErrorContext context_;  // the field's offset in the file (none inside an inflated body)
+};
+
+class PyRecord {
+ public:
+  static constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
+  PyRecord(PluginRef plugin, std::uint32_t entry, Signature type, std::uint32_t form_id)
+      : plugin_(std::move(plugin)), entry_(entry), type_(type), form_id_(form_id) {}
+  static PyRecord of_entry(PluginRef plugin, std::uint32_t index) {
+    const IndexEntry& e = plugin->file.entry(index);
+    return PyRecord(std::move(plugin), index, e.type, e.id);
+  }
+
+  std::string type() const { return type_.str(); }
+  std::uint32_t form_id() const { return form_id_; }
+  std::uint32_t flags() const { return model() ? model()->flags() : entry().flags; }
+  bool compressed() const { return model() ? model()->is_compressed() : entry().is_compressed(); }
+  py::object offset() const {
+    if (Record* r = model()) {
+      auto at = r->source_offset();
+      return at ? py::object(py::int_(*at)) : py::object(py::none());
+    }
+    return py::int_(entry().offset);
+  }
+  py::object editor_id() const {
+    if (Record* r = model()) return decode_optional(r->editor_id());
+    return decode_optional(plugin_->file.editor_id(entry()));
+  }
+
+  std::vector<PyField> fields() const {
+    if (Record* r = model()) return model_fields(*r);
+    std::shared_ptr<const void> owner;
+    std::uint64_t body_offset = Error::kNoOffset;
+    const ErrorContext context = plugin_->file.context(entry());
+    std::vector<PyField> out;
+    for (const SubrecordView& v : entry_views(owner, body_offset)) {
+      ErrorContext at = context;
+      at.offset = body_offset == Error::kNoOffset ? Error::kNoOffset : body_offset + v.offset;
+      out.emplace_back(owner, v, std::move(at));
+    }
+    return out;
+  }
+
+  py::object field(const std::string& type) const {
+    const std::string sig = signature_arg(type).str();
+    for (PyField& f : fields())
+      if (f.signature() == sig) return py::cast(std::move(f));
+    return py::none();
+  }
+
+  // Edits (the first one builds the plugin's editable model).
+  void set_field(const std::string& type, const py::object& value, const std::string& encoding) {
+    edited().set(make_field(type, value, encoding));
+  }
+  void add_field(const std::string& type, const py::object& value, const std::string& encoding) {
+    edited().edit_fields().push_back(make_field(type, value, encoding));
+  }
+  std::size_t remove_field(const std::string& type) { return edited().remove(signature_arg(type)); }
+  void set_fields(const std::vector<std::pair<std::string, py::object>>& fields, const std::string& encoding) {
+    std::vector<Field> out;
+    for (const auto& [type, value] : fields) out.push_back(make_field(type, value, encoding));
+    edited().edit_fields() = std::move(out);
+  }
+  void set_flags(std::uint32_t flags) { edited().set_flags(flags); }
+  void set_compressed(bool on) {
+    Record& r = edited();
+    r.set_flags(on ? r.flags() | record_flags::kCompressed : r.flags() & ~record_flags::kCompressed);
+  }
+
+  // The fields as they are now, owned (for decoders that need whole fields).
+  std::vector<Field> owned_fields() const {
+    if (Record* r = model()) return r->fields();
+    std::shared_ptr<const void> owner;
+    std::uint64_t body_offset = Error::kNoOffset;
+    std::vector<Field> out;
+    for (const SubrecordView& v : entry_views(owner, body_offset)) out.push_back(Field::from_view(v));
+    return out;
+  }
+  ErrorContext context() const {
+    if (Record* r = model()) return r->context();
+    return plugin_->file.context(entry());
+  }
+  OpenPlugin& plugin() const { return *plugin_; }
+  // The model record, for edits.
+  Record& edited() const {
+    plugin_->edit();
+    return plugin_->record(type_, form_id_);
+  }
+
+  std::string repr() const {
+    std::string text = "<tesmod.Record " + type() + " " + hex_id(form_id_);
+    py::object edid = editor_id();
+    if (!edid.is_none()) text += " '" + edid.cast<std::string>() + "'";
+    return text + ">";
+  }
+
+ private:
+  const IndexEntry& entry() const { return plugin_->file.entry(entry_); }
+  Record* model() const { return plugin_->model ? &plugin_->record(type_, form_id_) : nullptr; }
+  // The fields of the entry as stored: views of the mapped file, or of an inflated copy of a
+  // compressed body (owner keeps either alive; body_offset is the body's file offset, if any).
+  std::vector<SubrecordView> entry_views(std::shared_ptr<const void>& owner, std::uint64_t& body_offset) const {
+    const PluginFile& file = plugin_->file;
+    const IndexEntry& e = entry();
+    std::span<const std::uint8_t> body;
+    body_offset = Error::kNoOffset;
+    if (e.is_compressed()) {
+      auto inflated = file.body(e, plugin_->inflater);
+      auto copy = std::make_shared<std::vector<std::uint8_t>>(inflated.begin(), inflated.end());
+      body = *copy;
+      owner = std::move(copy);
+    } else {
+      body = file.stored_body(e);
+      body_offset = e.offset + file.header_size();
+      owner = file.file_bytes();
+    }
+    return read_subrecords(body, file.context(e), body_offset);
+  }
+  // The model's fields are owned by the record and change with edits: Python gets copies.
+  static std::vector<PyField> model_fields(const Record& r) {
+    const auto& fields = r.fields();
+    auto copy = std::make_shared<std::vector<std::uint8_t>>();
+    for (const Field& f : fields) copy->insert(copy->end(), f.data.begin(), f.data.end());
+    std::vector<PyField> out;
+    std::size_t at = 0;
+    ErrorContext context = r.context();
+    context.offset = Error::kNoOffset;
+    for (const Field& f : fields) {
+      SubrecordView v;
+      v.type = f.type;
+      v.data = std::span<const std::uint8_t>(copy->data() + at, f.data.size());
+      v.oversize = f.oversize;
+      at += f.data.size();
+      out.emplace_back(copy, v, context);
+    }
+    return out;
+  }
+
+  PluginRef plugin_;
+  std::uint32_t entry_;  // index entry, for reading before the model exists
+  Signature type_;
+  std::uint32_t form_id_;
+};
+
+inline Field make_field(const std::string& type, const py::object& value, const std::string& encoding) {
+  Field f;
+  f.type = signature_arg(type);
+  f.data = field_bytes(value, encoding.c_str());
+  return f;
+}
+
+// Records in file order (the TES4 header record not included), of one type when asked.
+// Records of an edited plugin are listed when the iteration starts (so edits made while
+// iterating do not disturb it).
+class PyRecords {
+ public:
+  PyRecords(PluginRef plugin, std::optional<Signature> type) : plugin_(std::move(plugin)), type_(type) {
+    if (plugin_->model) {
+      from_model_ = true;
+      for_each_record(plugin_->model->top(), [&](Record& r) {
+        if (!type_ || r.type() == *type_) listed_.emplace_back(r.type(), r.form_id());
+      });
+    }
+  }
+  PyRecord next() {
+    if (from_model_) {
+      if (next_ >= listed_.size()) throw py::stop_iteration();
+      const auto& [type, id] = listed_[next_++];
+      return PyRecord(plugin_, PyRecord::kNoEntry, type, id);
+    }
+    const auto entries = plugin_->file.entries();
+    while (entry_ < entries.size()) {
+      const IndexEntry& e = entries[entry_++];
+      if (e.is_group()) continue;
+      if (type_ && e.type != *type_) continue;
+      return PyRecord(plugin_, std::uint32_t(entry_ - 1), e.type, e.id);
+    }
+    throw py::stop_iteration();
+  }
+
+ private:
+  PluginRef plugin_;
+  std::optional<Signature> type_;
+  std::size_t entry_ = 1;  // entry 0 is the TES4 record
+  bool from_model_ = false;
+  std::vector<std::pair<Signature, std::uint32_t>> listed_;
+  std::size_t next_ = 0;
+};
+
+struct PyHeader {
+  double version;
+  std::string version_text;
+  std::int32_t record_count;
+  std::uint32_t next_object_id;
+  std::uint32_t flags;
+  py::object author, description;
+  std::vector<py::str> masters;
+  bool is_master, is_localized, is_light;
+};
+
+class PyPlugin {
+ public:
+  explicit PyPlugin(PluginRef p) : p_(std::move(p)) {}
+  static PyPlugin open(const std::string& path, const std::optional<std::string>& game, unsigned threads) {
+    OpenOptions options;
+    options.threads = threads;
+    if (game) {
+      options.game = parse_game(*game);
+      if (!options.game) throw py::value_error("game is one of oblivion, skyrim, skyrimse; got '" + *game + "'");
+    }
+    return PyPlugin(std::make_shared<OpenPlugin>(PluginFile::open(path, options)));
+  }
+  const PluginFile& file() const { return p_->file; }
+  std::string path() const { return file().name(); }
+  std::string game() const { return std::string(game_id(file().game())); }
+  PyHeader header() const {
+    const FileHeader h = p_->model ? p_->model->header() : file().header();
+    PyHeader out{h.version, h.version_text(), h.record_count, h.next_object_id, h.flags,
+                 decode_optional(h.author), decode_optional(h.description), {},
+                 h.is_master(), h.is_localized(), h.is_light()};
+    for (const MasterFile& m : h.masters) out.masters.push_back(decode(m.name));
+    return out;
+  }
+  std::vector<py::str> masters() const { return header().masters; }
+  std::uint64_t size() const {
+    if (!p_->model) return file().stats().records;
+    std::uint64_t n = 0;
+    for_each_record(p_->model->top(), [&](Record&) { ++n; });
+    return n;
+  }
+  PyRecords records(const std::optional<std::string>& type) const {
+    return PyRecords(p_, type ? std::optional<Signature>(signature_arg(*type)) : std::nullopt);
+  }
+  std::optional<PyRecord> get(std::uint32_t form_id) const {
+    if (p_->model) {
+      if (Record* r = p_->find(form_id)) return PyRecord(p_, PyRecord::kNoEntry, r->type(), form_id);
+      return std::nullopt;
+    }
+    if (auto i = file().find_form_id(form_id)) return PyRecord::of_entry(p_, *i);
+    return std::nullopt;
+  }
+  PyRecord at(std::uint32_t form_id) const {
+    if (auto r = get(form_id)) return *r;
+    throw py::key_error("no record with FormID " + hex_id(form_id));
+  }
+
+  PyRecord add_record(const std::string& type, const std::vector<std::pair<std::string, py::object>>& fields,
+                      std::optional<std::uint32_t> form_id, std::uint32_t flags, const std::string& encoding) {
+    const Signature sig = signature_arg(type);
+    if (sig == Signature("GRUP") || sig == Signature("TES4"))
+      throw py::value_error("add_record adds records, not " + type);
+    std::vector<Field> out;
+    for (const auto& [ftype, value] : fields) out.push_back(make_field(ftype, value, encoding));
+    Plugin& p = p_->edit();
+    const std::uint32_t id = form_id ? *form_id : p.allocate_form_id();
+    if (p_->find(id)) throw py::value_error("FormID " + hex_id(id) + " is already used in this plugin");
+    Record& added = p_->add(Record(sig, id, std::move(out), flags));
+    return PyRecord(p_, PyRecord::kNoEntry, added.type(), added.form_id());
+  }
+  bool remove(std::uint32_t form_id) { return p_->remove(form_id); }
+  void set_author(const py::str& text, const std::string& encoding) { p_->edit().set_author(encoded(text, encoding)); }
+  void set_description(const py::str& text, const std::string& encoding) {
+    p_->edit().set_description(encoded(text, encoding));
+  }
+  bool modified() const { return p_->model.has_value(); }
+
+  // Writes the plugin (the model when edited, else the file's bytes through the same writer).
+  void save(const std::string& path) {
+    Plugin& p = p_->edit();
+    py::gil_scoped_release unlocked;
+    p.save(path);
+  }
+  std::string repr() const {
+    return "<tesmod.Plugin '" + path() + "' " + game() + ", " + std::to_string(size()) + " records>";
+  }
+
+ private:
+  PluginRef p_;
+};
+
+}  // namespace tesmod::python
