@@ -1,8 +1,11 @@
 #include "errors.hpp"
 
 #include <exception>
+#include <optional>
+#include <string>
 
 #include "tesmod/error.hpp"
+#include "tesmod/script/compiler.hpp"
 #include "tesmod/text/condition_text.hpp"
 
 namespace py = pybind11;
@@ -12,6 +15,7 @@ namespace {
 
 PyObject* error_type = nullptr;       // owned by the module (added to it below)
 PyObject* text_error_type = nullptr;  // tesmod.TextError, a subclass
+PyObject* script_error_type = nullptr;  // tesmod.ScriptError, a subclass of TextError
 
 // Sets the pending Python exception: tesmod.Error(message) with file, offset (None when the
 // error is not about a position), record ((type, form_id, editor_id) or None) and detail.
@@ -31,11 +35,12 @@ void raise_error(const tesmod::Error& e) {
 }
 
 // tesmod.TextError: text (a condition line ...) that does not parse; column is 1-based.
-void raise_text_error(const std::string& message, std::size_t column) {
-  py::object exc = py::reinterpret_borrow<py::object>(text_error_type)(message);
+void raise_text_error(PyObject* type, const std::string& message, std::optional<std::size_t> line, std::size_t column) {
+  py::object exc = py::reinterpret_borrow<py::object>(type)(message);
+  exc.attr("line") = line ? py::object(py::int_(*line)) : py::object(py::none());
   exc.attr("column") = column;
   exc.attr("detail") = message;
-  PyErr_SetObject(text_error_type, exc.ptr());
+  PyErr_SetObject(type, exc.ptr());
 }
 
 }  // namespace
@@ -59,14 +64,23 @@ void bind_errors(py::module_& m) {
       bases.ptr(), nullptr);
   if (!text_error_type) throw py::error_already_set();
   py::reinterpret_borrow<py::object>(text_error_type).attr("column") = py::none();
+  py::reinterpret_borrow<py::object>(text_error_type).attr("line") = py::none();
   m.add_object("TextError", py::reinterpret_borrow<py::object>(text_error_type));
+  script_error_type = PyErr_NewExceptionWithDoc(
+      "tesmod.ScriptError", "Script source the compiler refuses: message, line and column (1-based).",
+      text_error_type, nullptr);
+  if (!script_error_type) throw py::error_already_set();
+  m.add_object("ScriptError", py::reinterpret_borrow<py::object>(script_error_type));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const tesmod::Error& e) {
       raise_error(e);
     } catch (const tesmod::text::ConditionSyntaxError& e) {
-      raise_text_error(e.what(), e.column());
+      raise_text_error(text_error_type, e.what(), std::nullopt, e.column());
+    } catch (const tesmod::script::CompileError& e) {
+      raise_text_error(script_error_type, "line " + std::to_string(e.line()) + ", column " + std::to_string(e.column()) +
+                                              ": " + e.message(), e.line(), e.column());
     }
   });
 }

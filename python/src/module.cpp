@@ -4,6 +4,7 @@
 #include "condition_binding.hpp"
 #include "errors.hpp"
 #include "plugin_binding.hpp"
+#include "script_binding.hpp"
 
 PYBIND11_MODULE(_tesmod, m) {
   m.doc() = "tesmod: Elder Scrolls plugins and saves (compiled part; import tesmod instead)";
@@ -11,4 +12,5 @@ PYBIND11_MODULE(_tesmod, m) {
   tesmod::python::bind_errors(m);
   tesmod::python::bind_plugin(m);
   tesmod::python::bind_conditions(m);
+  tesmod::python::bind_scripts(m);
 }

@@ -403,6 +403,7 @@ struct PyHeader {
 class PyPlugin {
  public:
   explicit PyPlugin(PluginRef p) : p_(std::move(p)) {}
+  OpenPlugin& state() { return *p_; }
   static PyPlugin open(const std::string& path, const std::optional<std::string>& game, unsigned threads) {
     OpenOptions options;
     options.threads = threads;

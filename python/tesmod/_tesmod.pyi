@@ -12,7 +12,11 @@ class Error(Exception):
 
 class TextError(Error, ValueError):
     """Text that does not parse (a condition line ...); column is 1-based."""
+    line: Optional[int]
     column: Optional[int]
+
+class ScriptError(TextError):
+    """Script source the compiler refuses; line and column are 1-based."""
 
 class Field:
     """One field (subrecord): its signature and a read-only view of its bytes."""
@@ -102,5 +106,9 @@ class Plugin:
     @property
     def modified(self) -> bool: ...
     def save(self, path: str) -> None: ...
+    def scripts(self) -> list[dict[str, Any]]: ...
+    def decompile_script(self, which: Union[str, int], index: int = 0, *, obse_plugins: Sequence[str] = ()) -> str: ...
+    def compile_script(self, source: str, *, editor_id: Optional[str] = None, type: Optional[str] = None,
+                       obse: str = "current", obse_plugins: Sequence[str] = ()) -> dict[str, Any]: ...
 
 def open(path: str, *, game: Optional[str] = None, threads: int = 0) -> Plugin: ...

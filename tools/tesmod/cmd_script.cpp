@@ -19,21 +19,12 @@
 #include "tesmod/script/decompiler.hpp"
 #include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/plugin_scripts.hpp"
+#include "tesmod/script/script_in_plugin.hpp"
 
 namespace tesmod::cli {
 namespace {
 
 using script::PluginScript;
-
-std::string type_name(const PluginScript& s) {
-  if (s.error || !s.data.has_header) return "-";
-  switch (static_cast<script::ScriptType>(s.data.header.type)) {
-    case script::ScriptType::Object: return "object";
-    case script::ScriptType::Quest: return "quest";
-    case script::ScriptType::MagicEffect: return "magic-effect";
-  }
-  return fmt::format("0x{:X}", s.data.header.type);
-}
 
 std::string label(const PluginScript& s) {
   std::string text = fmt::format("{} {:08X}", s.record_type.str(), s.form_id);
@@ -48,67 +39,18 @@ std::string read_text(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// The name after a `scn` / `ScriptName` line, if the source has one.
-std::optional<std::string> script_name(std::string_view source) {
-  std::size_t pos = 0;
-  while (pos < source.size()) {
-    std::size_t end = source.find('\n', pos);
-    if (end == std::string_view::npos) end = source.size();
-    std::string_view line = source.substr(pos, end - pos);
-    pos = end + 1;
-    line = line.substr(0, line.find(';'));
-    auto word = [&line]() {
-      const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
-      while (!line.empty() && blank(line.front())) line.remove_prefix(1);
-      std::size_t n = 0;
-      while (n < line.size() && !blank(line[n])) ++n;
-      std::string_view w = line.substr(0, n);
-      line.remove_prefix(n);
-      return w;
-    };
-    const std::string_view first = word();
-    if (first.empty()) continue;
-    if (!ascii::iequals(first, "scn") && !ascii::iequals(first, "scriptname")) return std::nullopt;
-    const std::string_view name = word();
-    if (name.empty()) return std::nullopt;
-    return std::string(name);
-  }
-  return std::nullopt;
-}
-
-// The editor stores script text with CRLF line ends; a file written with LF is stored that way too.
-std::string with_crlf(const std::string& text) {
-  if (text.find('\r') != std::string::npos) return text;
-  std::string out;
-  for (char c : text) {
-    if (c == '\n') out += '\r';
-    out += c;
-  }
-  return out;
-}
-
-const PluginScript* find_scpt(const std::vector<PluginScript>& scripts, std::string_view editor_id) {
-  for (const PluginScript& s : scripts)
-    if (s.record_type == Signature("SCPT") && ascii::iequals(s.editor_id, editor_id)) return &s;
-  return nullptr;
-}
-
 script::ScriptType parse_type(const std::string& text) {
-  if (ascii::iequals(text, "object")) return script::ScriptType::Object;
-  if (ascii::iequals(text, "quest")) return script::ScriptType::Quest;
-  if (ascii::iequals(text, "magic-effect") || ascii::iequals(text, "magiceffect")) return script::ScriptType::MagicEffect;
+  if (auto t = script::parse_script_type(text)) return *t;
   throw UsageError(fmt::format("script: unknown script type '{}': expected object, quest or magic-effect", text));
 }
 
-std::string decompile_one(const PluginScript& s, const script::NameSource& names, const std::vector<std::string>& builds) {
-  if (s.error) throw Error(s.where.file, s.where.offset, s.where.record, *s.error);
-  script::DecompileOptions o;
-  o.obse_plugins = builds;
-  o.names = &names;
-  o.script_name = s.is_result_script() ? std::string() : s.editor_id;
-  o.where = s.where;
-  o.bytecode_offset = s.bytecode_offset;
-  return script::decompile(s.data, o);
+std::vector<std::string> obse_builds(std::span<const PluginScript> scripts, std::string_view source,
+                                     const std::vector<std::string>& named) {
+  try {
+    return script::obse_builds_for(scripts, source, named);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--obse-plugin: {}", e.what()));
+  }
 }
 
 int run_list(const std::string& path, bool json) {
@@ -122,7 +64,7 @@ int run_list(const std::string& path, bool json) {
       j["form_id"] = fmt::format("{:08X}", s.form_id);
       j["editor_id"] = s.editor_id;
       j["index"] = s.index;
-      j["script_type"] = type_name(s);
+      j["script_type"] = script::script_type_name(s);
       j["compiled_bytes"] = s.data.has_bytecode ? s.data.bytecode.size() : 0;
       j["variables"] = s.data.variables.size();
       j["refs"] = s.data.refs.size();
@@ -140,27 +82,10 @@ int run_list(const std::string& path, bool json) {
       std::cout << fmt::format("{}  error: {}\n", label(s), *s.error);
       continue;
     }
-    std::cout << fmt::format("{}  {}  {} bytes, {} variables, {} refs\n", label(s), type_name(s),
+    std::cout << fmt::format("{}  {}  {} bytes, {} variables, {} refs\n", label(s), script::script_type_name(s),
                              s.data.has_bytecode ? s.data.bytecode.size() : 0, s.data.variables.size(), s.data.refs.size());
   }
   return kExitOk;
-}
-
-// The OBSE plugin builds to read and write a plugin's scripts with: those its scripts show
-// (obse_evidence), those a new source names, and those the user names with --obse-plugin.
-std::vector<std::string> obse_builds(std::span<const PluginScript> scripts, std::string_view source,
-                                     const std::vector<std::string>& named) {
-  std::set<std::string> builds;
-  for (std::string& b : script::obse_evidence(scripts).plugins) builds.insert(std::move(b));
-  for (std::string& b : script::alternate_builds_named_in(source)) builds.insert(std::move(b));
-  for (const std::string& n : named) {
-    try {
-      builds.insert(script::find_obse_plugin_build(n));
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--obse-plugin: {}", e.what()));
-    }
-  }
-  return {builds.begin(), builds.end()};
 }
 
 int run_decompile(const std::string& path, const std::string& which, const std::string& out_dir,
@@ -188,7 +113,7 @@ int run_decompile(const std::string& path, const std::string& which, const std::
   for (const PluginScript* s : chosen) {
     std::string text;
     try {
-      text = decompile_one(*s, *names, builds);
+      text = script::decompile_plugin_script(*s, *names, builds);
     } catch (const Error& e) {
       // One broken script does not stop the others; the exit code tells.
       if (chosen.size() == 1) throw;
@@ -239,55 +164,25 @@ int run_compile(const CompileArgs& a) {
       throw UsageError("script compile: the output is the input file; pass --in-place to replace it");
   }
   const std::string source = read_text(a.source);
-  std::string editor_id = a.editor_id;
-  if (editor_id.empty()) {
-    if (auto n = script_name(source)) editor_id = *n;
-    else throw UsageError("script compile: the source has no ScriptName line; give --edid");
-  }
+  if (a.editor_id.empty() && !script::script_name(source))
+    throw UsageError("script compile: the source has no ScriptName line; give --edid");
   PluginFile file = PluginFile::open(a.file);
-  if (file.game() != Game::Oblivion)
-    throw Error(a.file, Error::kNoOffset, std::nullopt, "scripts can only be compiled into Oblivion plugins");
-  const std::vector<PluginScript> scripts = script::plugin_scripts(file);
-  const PluginScript* existing = find_scpt(scripts, editor_id);
-  if (existing && existing->error) throw Error(existing->where.file, existing->where.offset, existing->where.record, *existing->error);
-  const std::unique_ptr<script::PluginNames> names = script::PluginNames::build(file);
-  script::CompileOptions o;
-  o.names = names.get();
-  o.previous = existing ? &existing->data : nullptr;
-  o.type = existing ? static_cast<script::ScriptType>(existing->data.header.type) : parse_type(a.type);
+  Plugin plugin = Plugin::from_file(file);
+  script::CompileIntoOptions o;
+  o.editor_id = a.editor_id;
+  o.type = parse_type(a.type);
   o.obse_profile = parse_profile(a.obse);
-  // The plugin's own scripts show which OBSE plugin builds it was made with.
-  o.obse_plugins = obse_builds(scripts, source, a.obse_plugins);
-  // Names of masters that are not at hand: what the script's previous compile shows of them.
-  script::MasterFacts facts;
-  if (existing) facts = script::learn_master_facts(existing->data, o);
-  o.facts = &facts;
-  script::CompileResult r;
+  o.obse_plugins = a.obse_plugins;
+  (void)obse_builds({}, {}, a.obse_plugins);  // unknown --obse-plugin names are a usage error
+  script::CompiledIntoPlugin done;
   try {
-    r = script::compile(source, o);
+    done = script::compile_into_plugin(plugin, file, source, o);
   } catch (const script::CompileError& e) {
     return report(a.source, e);
   }
-  r.script.source = with_crlf(r.script.source);
-  std::vector<Field> fields = script::encode_script(r.script);
-
-  Plugin plugin = Plugin::from_file(file);
-  std::uint32_t form_id = 0;
-  if (existing) {
-    form_id = existing->form_id;
-    Record* record = plugin.find(form_id);
-    if (!record) throw Error(a.file, Error::kNoOffset, existing->where.record, "the script's record was not found again");
-    std::vector<Field>& f = record->edit_fields();
-    f.erase(f.begin() + static_cast<std::ptrdiff_t>(existing->span.first), f.begin() + static_cast<std::ptrdiff_t>(existing->span.last));
-    f.insert(f.begin() + static_cast<std::ptrdiff_t>(existing->span.first), fields.begin(), fields.end());
-  } else {
-    form_id = plugin.allocate_form_id();
-    fields.insert(fields.begin(), Field::zstring("EDID", editor_id));
-    plugin.add(Record("SCPT", form_id, std::move(fields)));
-  }
   const std::filesystem::path target = a.in_place ? std::filesystem::path(a.file) : std::filesystem::path(a.output);
   plugin.save(target);
-  std::cout << fmt::format("{} SCPT {:08X} {}\n", existing ? "replaced" : "added", form_id, editor_id);
+  std::cout << fmt::format("{} SCPT {:08X} {}\n", done.replaced ? "replaced" : "added", done.form_id, done.editor_id);
   return kExitOk;
 }
 
@@ -306,8 +201,8 @@ int run_check(const std::string& source_path, const std::string& plugin_path, co
     scripts = script::plugin_scripts(*file);
     o.names = names.get();
     // Recompiling an existing script keeps its variable indices and type.
-    if (auto n = script_name(source))
-      if (const PluginScript* existing = find_scpt(scripts, *n); existing && !existing->error) {
+    if (auto n = script::script_name(source))
+      if (const PluginScript* existing = script::find_scpt(scripts, *n); existing && !existing->error) {
         o.previous = &existing->data;
         o.type = static_cast<script::ScriptType>(existing->data.header.type);
       }

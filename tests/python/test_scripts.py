@@ -1,0 +1,78 @@
+"""Oblivion scripts from Python: listed, decompiled, compiled back into the plugin."""
+import pytest
+
+import tesmod
+
+
+def oblivion_plugins(corpus):
+    return sorted((corpus / "oblivion").rglob("*.esp"))
+
+
+def scpt_scripts(plugin):
+    return [s for s in plugin.scripts() if s["record_type"] == "SCPT" and not s["error"]]
+
+
+def test_listing_matches_the_records(corpus):
+    checked = 0
+    for path in oblivion_plugins(corpus)[:10]:
+        plugin = tesmod.open(str(path))
+        listed = plugin.scripts()
+        scpt = [s["form_id"] for s in listed if s["record_type"] == "SCPT"]
+        assert scpt == [r.form_id for r in plugin.records("SCPT")], path.name
+        for s in listed:
+            assert s["record_type"] in ("SCPT", "INFO", "QUST", "PACK")
+            if not s["error"]:
+                assert s["compiled_bytes"] == len(plugin[s["form_id"]].field("SCDA") or b"") or s["record_type"] != "SCPT"
+        checked += len(listed)
+    assert checked > 0
+
+
+def test_decompile_compile_round_trip(corpus, tmp_path):
+    # Scripts decompiled to text and compiled back through Plugin.compile_script give the stored
+    # bytecode again (these plugins' scripts all do on the CLI as well).
+    done = 0
+    for path in oblivion_plugins(corpus)[:3]:
+        stored = tesmod.open(str(path))
+        for s in scpt_scripts(stored):
+            source = stored.decompile_script(s["editor_id"])
+            assert source.lower().startswith("scn ") or source.lower().startswith("scriptname ")
+            edited = tesmod.open(str(path))
+            result = edited.compile_script(source)
+            assert result == {"form_id": s["form_id"], "editor_id": s["editor_id"], "replaced": True}
+            out = tmp_path / "recompiled.esp"
+            edited.save(str(out))
+            again = tesmod.open(str(out))[s["form_id"]]
+            assert again.field("SCDA").as_bytes() == stored[s["form_id"]].field("SCDA").as_bytes(), s["editor_id"]
+            done += 1
+    assert done >= 5
+
+
+def test_compile_a_new_script_and_errors(corpus, tmp_path):
+    path = oblivion_plugins(corpus)[0]
+    plugin = tesmod.open(str(path))
+    before = len(plugin.scripts())
+    result = plugin.compile_script("scn TesmodNewScript\r\nshort counter\r\nbegin GameMode\r\nset counter to counter + 1\r\nend\r\n",
+                                   type="quest")
+    assert not result["replaced"] and result["editor_id"] == "TesmodNewScript"
+    out = tmp_path / "added.esp"
+    plugin.save(str(out))
+    again = tesmod.open(str(out))
+    assert len(again.scripts()) == before + 1
+    assert "set counter to counter + 1" in again.decompile_script("TesmodNewScript").lower()
+    assert again[result["form_id"]].type == "SCPT"
+    with pytest.raises(tesmod.ScriptError) as e:
+        plugin.compile_script("scn Broken\r\nbegin GameMode\r\nset nothing to 1\r\nend\r\n")
+    assert e.value.line == 3 and e.value.column >= 1
+    assert isinstance(e.value, tesmod.TextError) and isinstance(e.value, tesmod.Error)
+    with pytest.raises(ValueError):
+        plugin.compile_script("scn X\r\n", obse="later")
+    with pytest.raises(ValueError):
+        plugin.compile_script("scn X\r\n", obse_plugins=["NoSuchObsePlugin"])
+    with pytest.raises(KeyError):
+        plugin.decompile_script("NoSuchScriptAnywhere")
+
+
+def test_scripts_are_oblivion_only(corpus):
+    skyrim = tesmod.open(str(sorted((corpus / "skyrim").rglob("*.esp"))[0]))
+    with pytest.raises(tesmod.Error):
+        skyrim.scripts()
