@@ -248,6 +248,8 @@ class ObseParser {
 
   bool known_form(const Token& name) const {
     if (ascii::iequals(name.text, "player") || ascii::iequals(name.text, "playerref")) return true;
+    // `@0100237A` is a FormID written out, never a pair key.
+    if (CompileContext::form_escape(name.text)) return true;
     return c_.options.names && c_.options.names->find(name.text).has_value();
   }
 

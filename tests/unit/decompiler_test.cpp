@@ -412,3 +412,12 @@ TEST(Decompiler, MemberAccessTakesOnlyAString) {
   EXPECT_NE(decompile(let_member({'S', 0x01, 0x00, 'x'}), {}).find("Let a := a->x\n"), std::string::npos);
   EXPECT_NE(decompile_error(let_member({'R', 0x01, 0x00})).find("'->' takes a string"), std::string::npos);
 }
+
+TEST(Decompiler, AFormIdEscapeBeforeAPairIsAForm) {
+  // `@0100237A::1`: a bare word before `::` is a pair key (a string) unless it names something;
+  // a FormID escape names a form, so it must stay one. It read back as the string "@0100237A"
+  // and decompiled quoted. Found by script_decompile_fuzzer.
+  const std::string text =
+      round_trip("scn t\narray_var a\nBegin GameMode\nLet a := ar_Map @0100237A::1 key::2\nEnd\n");
+  EXPECT_NE(text.find("ar_Map @0100237A::1 \"key\"::2"), std::string::npos) << text;
+}
