@@ -4,6 +4,7 @@
 #include "condition_binding.hpp"
 #include "errors.hpp"
 #include "plugin_binding.hpp"
+#include "save_binding.hpp"
 #include "script_binding.hpp"
 
 PYBIND11_MODULE(_tesmod, m) {
@@ -13,4 +14,5 @@ PYBIND11_MODULE(_tesmod, m) {
   tesmod::python::bind_plugin(m);
   tesmod::python::bind_conditions(m);
   tesmod::python::bind_scripts(m);
+  tesmod::python::bind_saves(m);
 }
