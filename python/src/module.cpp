@@ -6,6 +6,7 @@
 #include "plugin_binding.hpp"
 #include "save_binding.hpp"
 #include "script_binding.hpp"
+#include "vmad_binding.hpp"
 
 PYBIND11_MODULE(_tesmod, m) {
   m.doc() = "tesmod: Elder Scrolls plugins and saves (compiled part; import tesmod instead)";
@@ -15,4 +16,5 @@ PYBIND11_MODULE(_tesmod, m) {
   tesmod::python::bind_conditions(m);
   tesmod::python::bind_scripts(m);
   tesmod::python::bind_saves(m);
+  tesmod::python::bind_vmad(m);
 }
