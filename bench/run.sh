@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
-#   SECTION: all (default), plugin, text, scripts or saves
+#   SECTION: all (default), plugin, text, scripts, saves or python
 # Makes the ~255 MB fixture with ../shared/bench/make_big_plugin.py (cached in bench/.cache),
 # builds ../shared/bench/floor.cpp, and times each pair with hyperfine (medians). Prints a
 # Markdown report (also written to bench/.cache/report.md) for BENCHMARKS.md.
@@ -88,8 +88,15 @@ fi
 # Oblivion scripts: compile and decompile every script of the corpus, against writing each
 # script's subrecords back out (the floor), Google Benchmark, medians of 10 repetitions.
 corpus=${TESMOD_CORPUS:-$root/../shared/corpus}
-if want scripts || want saves; then
-"$root/scripts/build.sh" "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DTESMOD_BENCH=ON -DTESMOD_TESTS=OFF
+if want scripts || want saves || want python; then
+"$root/scripts/build.sh" "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DTESMOD_BENCH=ON -DTESMOD_TESTS=OFF \
+  -DTESMOD_PYTHON=ON -DPython_EXECUTABLE="$(command -v /usr/bin/python3 || command -v python3)"
+fi
+# The Python module: NPC_ EditorIDs against a plain-Python mmap walker, and the per-record cost
+# of a Python loop against the same loop in C++ (bench/python_bench.py).
+if want python; then
+  PYTHONPATH="$root/build-bench/python" "$(command -v /usr/bin/python3 || command -v python3)" \
+    "$root/bench/python_bench.py" "$big" "$root/build-bench/bench/record_loop" "${RUNS:-5}" | tee -a "$cache/report.md"
 fi
 if want scripts; then
 TESMOD_CORPUS=$corpus "$root/build-bench/bench/script_bench" --benchmark_repetitions=10 \

@@ -6,6 +6,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -32,6 +33,12 @@ namespace py = pybind11;
 // Strings in plugins are code-page bytes; Python gets them decoded (cp1252 unless told
 // otherwise, undecodable bytes kept as surrogates so that they can be encoded back).
 inline py::str decode(std::string_view bytes, const char* encoding = "cp1252") {
+  // Most names are ASCII, which every code page shares: skip the codec lookup by name.
+  if (std::all_of(bytes.begin(), bytes.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    PyObject* s = PyUnicode_DecodeASCII(bytes.data(), Py_ssize_t(bytes.size()), nullptr);
+    if (!s) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(s);
+  }
   PyObject* s = PyUnicode_Decode(bytes.data(), Py_ssize_t(bytes.size()), encoding, "surrogateescape");
   if (!s) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(s);
