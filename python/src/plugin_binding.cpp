@@ -100,6 +100,9 @@ void bind_plugin(py::module_& m) {
       .def("set_description", &PyPlugin::set_description, py::arg("text"), py::arg("encoding") = "cp1252",
            "Sets SNAM.")
       .def_property_readonly("modified", &PyPlugin::modified, "True once an edit has been made.")
+      .def("verify", &PyPlugin::verify,
+           "What `tesmod verify` checks: the plugin as opened, written back through the writer, is the same "
+           "file. Returns {identical, written, first_difference}; the GIL is released.")
       .def("save", &PyPlugin::save, py::arg("path"),
            "Writes the plugin atomically (a temporary file renamed over path; the GIL is released). "
            "Unedited records are copied byte for byte; counts and sizes are fixed up.")

@@ -21,6 +21,7 @@
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/plugin/record_flags.hpp"
+#include "tesmod/plugin/round_trip.hpp"
 #include "tesmod/plugin/subrecord.hpp"
 
 
@@ -473,6 +474,20 @@ class PyPlugin {
     p_->edit().set_description(encoded(text, encoding));
   }
   bool modified() const { return p_->model.has_value(); }
+
+  // `tesmod verify`: the plugin as opened, written back through the writer and compared.
+  py::dict verify() const {
+    RoundTrip r;
+    {
+      py::gil_scoped_release unlocked;
+      r = write_back_and_compare(p_->file);
+    }
+    py::dict d;
+    d["identical"] = r.identical;
+    d["written"] = r.written;
+    d["first_difference"] = r.identical ? py::object(py::none()) : py::object(py::int_(r.first_difference));
+    return d;
+  }
 
   // Writes the plugin (the model when edited, else the file's bytes through the same writer).
   void save(const std::string& path) {

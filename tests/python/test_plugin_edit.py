@@ -110,3 +110,22 @@ def test_bad_edits(corpus):
         plugin.add_record("MISC", form_id=record.form_id)
     with pytest.raises(ValueError):
         plugin.add_record("GRUP")
+
+
+def test_verify_and_the_gil(corpus):
+    import threading
+    paths = sorted(p for p in corpus.rglob("*.es[mp]"))[:20]
+    results = {}
+
+    def work(path):
+        results[path] = tesmod.open(str(path)).verify()
+
+    threads = [threading.Thread(target=work, args=(p,)) for p in paths]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for path in paths:
+        r = results[path]
+        assert r["identical"] and r["first_difference"] is None, path.name
+        assert r["written"] == path.stat().st_size
