@@ -5,6 +5,7 @@
 #include "errors.hpp"
 #include "plugin_binding.hpp"
 #include "save_binding.hpp"
+#include "package_binding.hpp"
 #include "script_binding.hpp"
 #include "vmad_binding.hpp"
 
@@ -17,4 +18,5 @@ PYBIND11_MODULE(_tesmod, m) {
   tesmod::python::bind_scripts(m);
   tesmod::python::bind_saves(m);
   tesmod::python::bind_vmad(m);
+  tesmod::python::bind_package(m);
 }

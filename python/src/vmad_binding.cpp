@@ -16,6 +16,7 @@
 
 #include <string>
 
+#include "dict_access.hpp"
 #include "plugin_handles.hpp"
 #include "tesmod/fields/vmad.hpp"
 
@@ -170,42 +171,6 @@ py::dict vmad_dict(const Vmad& v) {
 
 // ---- Python -> model (every key required; a wrong key or type says where)
 
-[[noreturn]] void bad(const std::string& where, const std::string& what) { throw py::value_error("vmad" + where + ": " + what); }
-
-py::object need(const py::handle& d, const char* key, const std::string& where) {
-  if (!py::isinstance<py::dict>(d)) bad(where, "expected a dict");
-  py::dict dict = py::reinterpret_borrow<py::dict>(d);
-  if (!dict.contains(key)) bad(where, std::string("missing key '") + key + "'");
-  return dict[key];
-}
-
-template <typename T>
-T num(const py::handle& d, const char* key, const std::string& where) {
-  py::object v = need(d, key, where);
-  try {
-    return v.cast<T>();
-  } catch (const py::cast_error&) {
-    bad(where, std::string("'") + key + "' is not a number of the right kind");
-  }
-}
-
-std::string stored(const py::handle& value, const std::string& where) {
-  if (!py::isinstance<py::str>(value)) bad(where, "expected a str");
-  std::vector<std::uint8_t> b = field_bytes(py::reinterpret_borrow<py::object>(value), "cp1252");
-  b.pop_back();
-  return std::string(b.begin(), b.end());
-}
-
-std::string str_key(const py::handle& d, const char* key, const std::string& where) {
-  return stored(need(d, key, where), where + "." + key);
-}
-
-py::list list_key(const py::handle& d, const char* key, const std::string& where) {
-  py::object v = need(d, key, where);
-  if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v)) bad(where, std::string("'") + key + "' is not a list");
-  return py::list(v);
-}
-
 VmadObject object_of(const py::handle& d, const std::string& where) {
   return VmadObject{num<std::uint32_t>(d, "form_id", where), num<std::int16_t>(d, "alias", where),
                     num<std::uint16_t>(d, "unused", where)};
@@ -329,10 +294,10 @@ std::optional<FragmentSection> section_of(const py::handle& d, const std::string
 
 Vmad vmad_of(const py::handle& d) {
   Vmad v;
-  v.version = num<std::int16_t>(d, "version", "");
-  v.object_format = num<std::int16_t>(d, "object_format", "");
-  v.scripts = scripts_of(list_key(d, "scripts", ""), "");
-  v.fragments = section_of(need(d, "fragments", ""), ".fragments");
+  v.version = num<std::int16_t>(d, "version", "vmad");
+  v.object_format = num<std::int16_t>(d, "object_format", "vmad");
+  v.scripts = scripts_of(list_key(d, "scripts", "vmad"), "vmad");
+  v.fragments = section_of(need(d, "fragments", "vmad"), "vmad.fragments");
   return v;
 }
 
