@@ -14,9 +14,7 @@ namespace tesmod::python {
 namespace {
 
 std::vector<fields::LocatedCondition> located(const std::vector<Field>& fields, const PyRecord& record) {
-  std::vector<SubrecordView> views;
-  for (const Field& f : fields) views.push_back(SubrecordView{f.type, f.data, 0, f.oversize, f.stored_size});
-  return fields::read_conditions(record.plugin().file.game(), views, record.context());
+  return fields::read_conditions(record.plugin().file.game(), field_views(fields), record.context());
 }
 
 fields::Condition parse(PyRecord& record, const std::string& text) {

@@ -4,7 +4,6 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
-#include <vector>
 
 #include "plugin_handles.hpp"
 
@@ -32,9 +31,7 @@ T num(const py::handle& d, const char* key, const std::string& where) {
 
 inline std::string stored(const py::handle& value, const std::string& where) {
   if (!py::isinstance<py::str>(value)) bad(where, "expected a str");
-  std::vector<std::uint8_t> b = field_bytes(py::reinterpret_borrow<py::object>(value), "cp1252");
-  b.pop_back();
-  return std::string(b.begin(), b.end());
+  return encoded(py::reinterpret_borrow<py::str>(value), "cp1252");
 }
 
 inline std::string str_key(const py::handle& d, const char* key, const std::string& where) {

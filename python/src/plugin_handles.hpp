@@ -4,6 +4,7 @@
 #pragma once
 
 
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -26,6 +27,8 @@
 
 
 #include "tesmod/plugin/form_names.hpp"
+#include "tesmod/script/plugin_names.hpp"
+#include "tesmod/script/plugin_scripts.hpp"
 
 namespace tesmod::python {
 namespace py = pybind11;
@@ -56,11 +59,7 @@ inline Signature signature_arg(const std::string& text) {
   return sig;
 }
 
-inline std::string hex_id(std::uint32_t form_id) {
-  char id[9];
-  std::snprintf(id, sizeof id, "%08X", form_id);
-  return id;
-}
+inline std::string hex_id(std::uint32_t form_id) { return fmt::format("{:08X}", form_id); }
 
 // Walks the records of a model tree in order.
 template <typename F>
@@ -77,6 +76,8 @@ struct OpenPlugin {
   Inflater inflater;
   std::optional<Plugin> model;  // built by the first edit
   std::optional<PluginFormNamer> namer;  // EditorIDs of the plugin and its masters, on first use
+  std::optional<std::vector<script::PluginScript>> scripts_read;  // Oblivion scripts as opened, on first use
+  std::unique_ptr<script::PluginNames> script_names_read;          // what scripts name, on first use
   std::unordered_map<std::uint32_t, std::vector<Record*>> by_id;  // model records by FormID
   bool by_id_stale = true;  // after a change that may have moved records
 
@@ -84,6 +85,15 @@ struct OpenPlugin {
   const PluginFormNamer& names() {
     if (!namer) namer.emplace(PluginFormNamer::build(file));
     return *namer;
+  }
+  // The scripts and the names they use, as the file was opened (read once, then kept).
+  const std::vector<script::PluginScript>& scripts() {
+    if (!scripts_read) scripts_read = script::plugin_scripts(file);
+    return *scripts_read;
+  }
+  const script::PluginNames& script_names() {
+    if (!script_names_read) script_names_read = script::PluginNames::build(file);
+    return *script_names_read;
   }
   Plugin& edit() {
     if (!model) model.emplace(Plugin::from_file(file));

@@ -1,5 +1,6 @@
 #include "save_binding.hpp"
 
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 
 #include <filesystem>
@@ -57,12 +58,9 @@ class PySave {
   py::object actor(const FormArg& which) const {
     const std::uint32_t id = form(which, "actor");
     const save::ChangeRecord* record = save_->find_actor(id);
-    if (!record) {
-      char hex[9];
-      std::snprintf(hex, sizeof hex, "%08X", id);
+    if (!record)
       throw Error(save_->name(), Error::kNoOffset, std::nullopt,
-                  std::string("the save holds no NPC_ or CREA change record for FormID ") + hex);
-    }
+                  fmt::format("the save holds no NPC_ or CREA change record for FormID {:08X}", id));
     const save::ActorChange change = save::decode_actor_change(*record, save_->name());
     return to_python(text::actor_change_json(*save_, *record, change, *names_, codec_));
   }

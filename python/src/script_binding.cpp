@@ -6,7 +6,6 @@
 
 #include "plugin_handles.hpp"
 #include "tesmod/io/ascii.hpp"
-#include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/script_in_plugin.hpp"
 
 namespace py = pybind11;
@@ -59,7 +58,7 @@ void bind_scripts(py::module_& m) {
         OpenPlugin& p = self.state();
         need_oblivion(p);
         py::list out;
-        for (const PluginScript& s : script::plugin_scripts(p.file)) out.append(script_dict(s));
+        for (const PluginScript& s : p.scripts()) out.append(script_dict(s));
         return out;
       }, "Every script (SCPT, and the result scripts of INFO, QUST, PACK) as dicts: record_type, form_id, "
          "editor_id, index, script_type, compiled_bytes, variables, refs, error.")
@@ -67,19 +66,20 @@ void bind_scripts(py::module_& m) {
                                   const std::vector<std::string>& obse_plugins) {
         OpenPlugin& p = self.state();
         need_oblivion(p);
-        const std::vector<PluginScript> all = script::plugin_scripts(p.file);
+        const std::vector<PluginScript>& all = p.scripts();
+        const std::optional<std::string> editor_id =
+            py::isinstance<py::str>(which) ? std::optional<std::string>(which.cast<std::string>()) : std::nullopt;
+        const std::uint32_t form_id = editor_id ? 0 : which.cast<std::uint32_t>();
         const PluginScript* chosen = nullptr;
         for (const PluginScript& s : all) {
-          const bool match = py::isinstance<py::str>(which) ? ascii::iequals(s.editor_id, which.cast<std::string>())
-                                                            : s.form_id == which.cast<std::uint32_t>();
+          const bool match = editor_id ? ascii::iequals(s.editor_id, *editor_id) : s.form_id == form_id;
           if (match && s.index == index) {
             chosen = &s;
             break;
           }
         }
         if (!chosen) throw py::key_error("no script " + py::str(which).cast<std::string>() + " #" + std::to_string(index));
-        const std::unique_ptr<script::PluginNames> names = script::PluginNames::build(p.file);
-        return script::decompile_plugin_script(*chosen, *names, builds(all, {}, obse_plugins));
+        return script::decompile_plugin_script(*chosen, p.script_names(), builds(all, {}, obse_plugins));
       }, py::arg("which"), py::arg("index") = 0, py::kw_only(), py::arg("obse_plugins") = std::vector<std::string>{},
       "The source of a script, by its record's EditorID (str) or FormID (int); index picks among a record's "
       "scripts. obse_plugins: OBSE plugin builds beside those the plugin's scripts show (as --obse-plugin).")

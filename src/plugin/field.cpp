@@ -39,6 +39,13 @@ namespace {
 bool needs_prefix(const Field& f) { return f.oversize || f.data.size() > 0xFFFF; }
 }  // namespace
 
+std::vector<SubrecordView> field_views(std::span<const Field> fields) {
+  std::vector<SubrecordView> views;
+  views.reserve(fields.size());
+  for (const Field& f : fields) views.push_back(SubrecordView{f.type, f.data, 0, f.oversize, f.stored_size});
+  return views;
+}
+
 std::size_t encoded_size(std::span<const Field> fields) {
   std::size_t n = 0;
   for (const Field& f : fields) n += (needs_prefix(f) ? 10 : 0) + 6 + f.data.size();

@@ -81,9 +81,7 @@ Plugin Plugin::from_file(const PluginFile& file) {
 }
 
 FileHeader Plugin::header() const {
-  std::vector<SubrecordView> views;
-  for (const Field& f : header_.fields()) views.push_back(SubrecordView{f.type, f.data, 0, f.oversize, f.stored_size});
-  return FileHeader::decode(header_.flags(), views, header_.context());
+  return FileHeader::decode(header_.flags(), field_views(header_.fields()), header_.context());
 }
 
 void Plugin::set_author(std::string_view text) { header_.set(Field::zstring(Signature("CNAM"), text)); }

@@ -137,20 +137,13 @@ PluginFileParts parse_plugin_file(std::string_view text) {
 
 std::vector<std::string> file_list(const PluginFileParts& parts, const TextCodec& codec) {
   std::vector<std::string> files;
-  std::size_t pos = 0;
-  std::uint32_t number = parts.header_first_line - 1;
-  const std::string_view text = parts.header_record;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++number;
-    if (!trim(line).starts_with("MAST \"")) continue;
-    LineScanner s(line, number);
+  each_line(parts.header_record, [&](std::string_view line, std::uint32_t number, std::size_t) {
+    if (!trim(line).starts_with("MAST \"")) return true;
+    LineScanner s(line, parts.header_first_line - 1 + number);
     s.word();
     files.push_back(s.quoted_string(codec));
-  }
+    return true;
+  });
   files.push_back(parts.settings.plugin_name);
   return files;
 }

@@ -34,6 +34,8 @@ struct Field {
 
 // Bytes the fields take when written.
 std::size_t encoded_size(std::span<const Field> fields);
+// Views of the fields, for the decoders that read SubrecordViews (valid while fields are).
+std::vector<SubrecordView> field_views(std::span<const Field> fields);
 // Appends the fields, as they are stored, to out.
 void encode_fields(std::span<const Field> fields, std::vector<std::uint8_t>& out);
 
