@@ -14,11 +14,11 @@ namespace tesmod::python {
 namespace {
 
 std::vector<fields::LocatedCondition> located(const std::vector<Field>& fields, const PyRecord& record) {
-  return fields::read_conditions(record.plugin().file.game(), field_views(fields), record.context());
+  return fields::read_conditions(record.plugin().game(), field_views(fields), record.context());
 }
 
 fields::Condition parse(PyRecord& record, const std::string& text) {
-  return text::parse_condition(text, record.plugin().file.game(), record.plugin().names());
+  return text::parse_condition(text, record.plugin().game(), record.plugin().names());
 }
 
 std::size_t checked_index(std::ptrdiff_t index, std::size_t size, bool insert) {

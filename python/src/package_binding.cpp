@@ -409,14 +409,14 @@ void bind_package(py::module_& m) {
   record
       .def("package", [](const PyRecord& r) -> py::object {
         if (r.type() != "PACK") throw py::value_error("package() is for PACK records, not " + r.type());
-        Context c{r.plugin().file.game(), r.plugin(), r.context()};
+        Context c{r.plugin().game(), r.plugin(), r.context()};
         const std::vector<Field> fields = r.owned_fields();
         if (c.game == Game::Oblivion) return oblivion_dict(decode_oblivion_package(fields, c.where), c);
         return skyrim_dict(decode_package(fields, c.where), c);
       }, "The AI package as a dict (the package model one to one; see set_package).")
       .def("set_package", [](PyRecord& r, const py::object& d) {
         if (r.type() != "PACK") throw py::value_error("set_package() is for PACK records, not " + r.type());
-        Context c{r.plugin().file.game(), r.plugin(), r.context()};
+        Context c{r.plugin().game(), r.plugin(), r.context()};
         std::vector<Field> fields =
             c.game == Game::Oblivion ? encode_oblivion_package(oblivion_of(d, c)) : encode_package(skyrim_of(d, c));
         r.edited().edit_fields() = std::move(fields);

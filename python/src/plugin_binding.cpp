@@ -1,5 +1,6 @@
-// Plugins in Python. A Plugin is the mapped file and its index (PluginFile); until the first edit,
-// Records are (plugin, index entry) pairs, so iterating creates no copies and filtering by type
+// Plugins in Python. A Plugin is the mapped file and its index (PluginFile, or for a lazy open a
+// PluginOutline whose groups are indexed on demand); until the first edit, Records are
+// (plugin, index entry) pairs, so iterating creates no copies and filtering by type
 // happens in C++, and a Field's bytes are a view of the mapped file (or of the record's inflated
 // body) kept alive by the Field. The first edit builds the editable model (tesmod::Plugin, whose
 // unedited records stay views of the file); from then on a Record is found by its FormID, and
@@ -86,8 +87,13 @@ void bind_plugin(py::module_& m) {
       .def_property_readonly("masters", &PyPlugin::masters, "Master file names, in order.")
       .def("__len__", &PyPlugin::size, "The number of records (the TES4 header record not counted).")
       .def("records", &PyPlugin::records, py::arg("type") = py::none(),
-           "Records in file order, of one type when given (the filter runs in C++).")
+           "Records in file order, of one type when given (the filter runs in C++; a lazy open reads only "
+           "the top-level groups that hold the type).")
       .def("__iter__", [](const PyPlugin& p) { return p.records(std::nullopt); })
+      .def("editor_ids", &PyPlugin::editor_ids, py::arg("type") = py::none(), py::kw_only(), py::arg("threads") = 0,
+           "[(form_id, editor_id or None)] of every record, or of one type, in file order: one call that reads "
+           "(and partly inflates) in C++ on several threads (0: one per core), the GIL released. The same "
+           "pairs as [(r.form_id, r.editor_id) for r in records(type)], faster.")
       .def("get", &PyPlugin::get, py::arg("form_id"), "The first record with this FormID, or None.")
       .def("__getitem__", &PyPlugin::at, py::arg("form_id"))
       .def("__contains__", [](const PyPlugin& p, std::uint32_t id) { return p.get(id).has_value(); })
@@ -109,10 +115,16 @@ void bind_plugin(py::module_& m) {
       .def("__repr__", &PyPlugin::repr);
 
   m.def("open", &PyPlugin::open, py::arg("path"), py::kw_only(), py::arg("game") = py::none(), py::arg("threads") = 0,
-        py::call_guard<py::gil_scoped_release>(),
-        "Opens a plugin (.esp/.esm/.esl): maps it and indexes its groups and records. game: 'oblivion', "
-        "'skyrim' or 'skyrimse' to skip detection. threads: for indexing, 0 for all cores. Raises "
-        "tesmod.Error for a file that is not a readable plugin.");
+        py::arg("lazy") = false, py::call_guard<py::gil_scoped_release>(),
+        "Opens a plugin (.esp/.esm/.esl): maps it and indexes its groups and records, checking every "
+        "header. game: 'oblivion', 'skyrim' or 'skyrimse' to skip detection. threads: for indexing, 0 for "
+        "all cores. Raises tesmod.Error for a file that is not a readable plugin.\n\n"
+        "lazy=True reads only the file header and the top-level groups at open, and a group's contents "
+        "when first needed: records(type) then reads only the groups where the format keeps that type "
+        "(its own group; cells and worlds for references, LAND, NAVM ...; topics for INFO), so a "
+        "record stored in another type's group is not found, and damage inside a group is raised when "
+        "the group is read. Anything else (len, get, iterating all records, edits, verify, scripts, "
+        "naming forms in conditions) indexes the whole file first, as a full open does.");
 }
 
 }  // namespace tesmod::python

@@ -19,8 +19,10 @@
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/io/zlib_codec.hpp"
 #include "tesmod/plugin/game.hpp"
+#include "tesmod/plugin/editor_ids.hpp"
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/plugin/plugin_outline.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/round_trip.hpp"
 #include "tesmod/plugin/subrecord.hpp"
@@ -71,8 +73,10 @@ void for_each_record(std::vector<Node>& nodes, F&& f) {
 }
 
 struct OpenPlugin {
-  explicit OpenPlugin(PluginFile f) : file(std::move(f)) {}
-  PluginFile file;
+  explicit OpenPlugin(PluginFile f) : full(std::move(f)) {}
+  explicit OpenPlugin(PluginOutline o) : outline(std::move(o)) {}
+  std::optional<PluginOutline> outline;  // a lazy open: top-level groups, their contents on first use
+  std::optional<PluginFile> full;        // every group and record: at open, or when first needed
   Inflater inflater;
   std::optional<Plugin> model;  // built by the first edit
   std::optional<PluginFormNamer> namer;  // EditorIDs of the plugin and its masters, on first use
@@ -81,22 +85,34 @@ struct OpenPlugin {
   std::unordered_map<std::uint32_t, std::vector<Record*>> by_id;  // model records by FormID
   bool by_id_stale = true;  // after a change that may have moved records
 
+  // The full index (built now for a lazy open: everything but reading records by type needs it).
+  const PluginFile& file() {
+    if (!full) full.emplace(outline->index_all());
+    return *full;
+  }
+  // Reads records given their index entries, whichever index they come from.
+  const PluginBytes& reader() const {
+    if (full) return *full;
+    return *outline;
+  }
+  Game game() { return outline && outline->game_is_known() ? outline->game() : file().game(); }
+
   // Names forms in text (conditions ...) as the file was opened: records added since are not known.
   const PluginFormNamer& names() {
-    if (!namer) namer.emplace(PluginFormNamer::build(file));
+    if (!namer) namer.emplace(PluginFormNamer::build(file()));
     return *namer;
   }
   // The scripts and the names they use, as the file was opened (read once, then kept).
   const std::vector<script::PluginScript>& scripts() {
-    if (!scripts_read) scripts_read = script::plugin_scripts(file);
+    if (!scripts_read) scripts_read = script::plugin_scripts(file());
     return *scripts_read;
   }
   const script::PluginNames& script_names() {
-    if (!script_names_read) script_names_read = script::PluginNames::build(file);
+    if (!script_names_read) script_names_read = script::PluginNames::build(file());
     return *script_names_read;
   }
   Plugin& edit() {
-    if (!model) model.emplace(Plugin::from_file(file));
+    if (!model) model.emplace(Plugin::from_file(file()));
     return *model;
   }
   void index_records() {
@@ -116,7 +132,7 @@ struct OpenPlugin {
     auto it = by_id.find(form_id);
     const std::size_t n = it == by_id.end() ? 0 : it->second.size();
     if (n == 1) return *it->second.front();
-    throw Error(file.name(), Error::kNoOffset, RecordRef{type, form_id, {}},
+    throw Error(reader().name(), Error::kNoOffset, RecordRef{type, form_id, {}},
                 n == 0 ? "the record is no longer in the plugin (removed)"
                        : "FormID " + hex_id(form_id) + " is used by " + std::to_string(n) +
                              " records; an edit by FormID would be ambiguous");
@@ -223,13 +239,11 @@ class PyField {
 
 class PyRecord {
  public:
-  static constexpr std::uint32_t kNoEntry = ~std::uint32_t{0};
-  PyRecord(PluginRef plugin, std::uint32_t entry, Signature type, std::uint32_t form_id)
-      : plugin_(std::move(plugin)), entry_(entry), type_(type), form_id_(form_id) {}
-  static PyRecord of_entry(PluginRef plugin, std::uint32_t index) {
-    const IndexEntry& e = plugin->file.entry(index);
-    return PyRecord(std::move(plugin), index, e.type, e.id);
-  }
+  // A record of the model (after the first edit), found by FormID.
+  PyRecord(PluginRef plugin, Signature type, std::uint32_t form_id)
+      : plugin_(std::move(plugin)), type_(type), form_id_(form_id) {}
+  // A record as opened: its index entry (from the full index or an outline's group).
+  PyRecord(PluginRef plugin, const IndexEntry& e) : plugin_(std::move(plugin)), entry_(e), type_(e.type), form_id_(e.id) {}
 
   std::string type() const { return type_.str(); }
   std::uint32_t form_id() const { return form_id_; }
@@ -244,14 +258,14 @@ class PyRecord {
   }
   py::object editor_id() const {
     if (Record* r = model()) return decode_optional(r->editor_id());
-    return decode_optional(plugin_->file.editor_id(entry()));
+    return decode_optional(plugin_->reader().editor_id(entry()));
   }
 
   std::vector<PyField> fields() const {
     if (Record* r = model()) return model_fields(*r);
     std::shared_ptr<const void> owner;
     std::uint64_t body_offset = Error::kNoOffset;
-    const ErrorContext context = plugin_->file.context(entry());
+    const ErrorContext context = plugin_->reader().context(entry());
     std::vector<PyField> out;
     for (const SubrecordView& v : entry_views(owner, body_offset)) {
       ErrorContext at = context;
@@ -298,7 +312,7 @@ class PyRecord {
   }
   ErrorContext context() const {
     if (Record* r = model()) return r->context();
-    return plugin_->file.context(entry());
+    return plugin_->reader().context(entry());
   }
   OpenPlugin& plugin() const { return *plugin_; }
   // The model record, for edits.
@@ -315,12 +329,12 @@ class PyRecord {
   }
 
  private:
-  const IndexEntry& entry() const { return plugin_->file.entry(entry_); }
+  const IndexEntry& entry() const { return entry_; }
   Record* model() const { return plugin_->model ? &plugin_->record(type_, form_id_) : nullptr; }
   // The fields of the entry as stored: views of the mapped file, or of an inflated copy of a
   // compressed body (owner keeps either alive; body_offset is the body's file offset, if any).
   std::vector<SubrecordView> entry_views(std::shared_ptr<const void>& owner, std::uint64_t& body_offset) const {
-    const PluginFile& file = plugin_->file;
+    const PluginBytes& file = plugin_->reader();
     const IndexEntry& e = entry();
     std::span<const std::uint8_t> body;
     body_offset = Error::kNoOffset;
@@ -357,7 +371,7 @@ class PyRecord {
   }
 
   PluginRef plugin_;
-  std::uint32_t entry_;  // index entry, for reading before the model exists
+  IndexEntry entry_{};  // for reading before the model exists
   Signature type_;
   std::uint32_t form_id_;
 };
@@ -371,7 +385,8 @@ inline Field make_field(const std::string& type, const py::object& value, const 
 
 // Records in file order (the TES4 header record not included), of one type when asked.
 // Records of an edited plugin are listed when the iteration starts (so edits made while
-// iterating do not disturb it).
+// iterating do not disturb it). A lazy open asked for one type walks only the top-level groups
+// that hold it, indexing each when the iteration reaches it.
 class PyRecords {
  public:
   PyRecords(PluginRef plugin, std::optional<Signature> type) : plugin_(std::move(plugin)), type_(type) {
@@ -380,31 +395,40 @@ class PyRecords {
       for_each_record(plugin_->model->top(), [&](Record& r) {
         if (!type_ || r.type() == *type_) listed_.emplace_back(r.type(), r.form_id());
       });
+    } else if (type_ && !plugin_->full) {
+      groups_ = plugin_->outline->groups_holding(*type_);
+    } else {
+      entries_ = plugin_->file().entries().subspan(1);  // entry 0 is the TES4 record
     }
   }
   PyRecord next() {
     if (from_model_) {
       if (next_ >= listed_.size()) throw py::stop_iteration();
       const auto& [type, id] = listed_[next_++];
-      return PyRecord(plugin_, PyRecord::kNoEntry, type, id);
+      return PyRecord(plugin_, type, id);
     }
-    const auto entries = plugin_->file.entries();
-    while (entry_ < entries.size()) {
-      const IndexEntry& e = entries[entry_++];
-      if (e.is_group()) continue;
-      if (type_ && e.type != *type_) continue;
-      return PyRecord(plugin_, std::uint32_t(entry_ - 1), e.type, e.id);
+    for (;;) {
+      while (next_ < entries_.size()) {
+        const IndexEntry& e = entries_[next_++];
+        if (e.is_group()) continue;
+        if (type_ && e.type != *type_) continue;
+        return PyRecord(plugin_, e);
+      }
+      if (next_group_ >= groups_.size()) throw py::stop_iteration();
+      entries_ = plugin_->outline->group(groups_[next_group_++]);
+      next_ = 0;
     }
-    throw py::stop_iteration();
   }
 
  private:
   PluginRef plugin_;
   std::optional<Signature> type_;
-  std::size_t entry_ = 1;  // entry 0 is the TES4 record
+  std::span<const IndexEntry> entries_;  // being walked
+  std::size_t next_ = 0;                 // in entries_, or in listed_
+  std::vector<std::size_t> groups_;      // a lazy open's top-level groups still to walk
+  std::size_t next_group_ = 0;
   bool from_model_ = false;
   std::vector<std::pair<Signature, std::uint32_t>> listed_;
-  std::size_t next_ = 0;
 };
 
 struct PyHeader {
@@ -422,20 +446,21 @@ class PyPlugin {
  public:
   explicit PyPlugin(PluginRef p) : p_(std::move(p)) {}
   OpenPlugin& state() { return *p_; }
-  static PyPlugin open(const std::string& path, const std::optional<std::string>& game, unsigned threads) {
+  static PyPlugin open(const std::string& path, const std::optional<std::string>& game, unsigned threads, bool lazy) {
     OpenOptions options;
     options.threads = threads;
     if (game) {
       options.game = parse_game(*game);
       if (!options.game) throw py::value_error("game is one of oblivion, skyrim, skyrimse; got '" + *game + "'");
     }
+    if (lazy) return PyPlugin(std::make_shared<OpenPlugin>(PluginOutline::open(path, options)));
     return PyPlugin(std::make_shared<OpenPlugin>(PluginFile::open(path, options)));
   }
-  const PluginFile& file() const { return p_->file; }
-  std::string path() const { return file().name(); }
-  std::string game() const { return std::string(game_id(file().game())); }
+  const PluginFile& file() const { return p_->file(); }
+  std::string path() const { return p_->reader().name(); }
+  std::string game() const { return std::string(game_id(p_->game())); }
   PyHeader header() const {
-    const FileHeader h = p_->model ? p_->model->header() : file().header();
+    const FileHeader h = p_->model ? p_->model->header() : p_->reader().header();
     PyHeader out{h.version, h.version_text(), h.record_count, h.next_object_id, h.flags,
                  decode_optional(h.author), decode_optional(h.description), {},
                  h.is_master(), h.is_localized(), h.is_light()};
@@ -454,10 +479,10 @@ class PyPlugin {
   }
   std::optional<PyRecord> get(std::uint32_t form_id) const {
     if (p_->model) {
-      if (Record* r = p_->find(form_id)) return PyRecord(p_, PyRecord::kNoEntry, r->type(), form_id);
+      if (Record* r = p_->find(form_id)) return PyRecord(p_, r->type(), form_id);
       return std::nullopt;
     }
-    if (auto i = file().find_form_id(form_id)) return PyRecord::of_entry(p_, *i);
+    if (auto i = file().find_form_id(form_id)) return PyRecord(p_, file().entry(*i));
     return std::nullopt;
   }
   PyRecord at(std::uint32_t form_id) const {
@@ -476,7 +501,36 @@ class PyPlugin {
     const std::uint32_t id = form_id ? *form_id : p.allocate_form_id();
     if (p_->find(id)) throw py::value_error("FormID " + hex_id(id) + " is already used in this plugin");
     Record& added = p_->add(Record(sig, id, std::move(out), flags));
-    return PyRecord(p_, PyRecord::kNoEntry, added.type(), added.form_id());
+    return PyRecord(p_, added.type(), added.form_id());
+  }
+  // (FormID, EditorID) of every record, or of one type, in file order: the reading (and
+  // inflating) done in C++ on several threads with the GIL released.
+  py::list editor_ids(const std::optional<std::string>& type, unsigned threads) const {
+    const std::optional<Signature> sig = type ? std::optional<Signature>(signature_arg(*type)) : std::nullopt;
+    py::list out;
+    if (p_->model) {
+      for_each_record(p_->model->top(), [&](Record& r) {
+        if (!sig || r.type() == *sig) out.append(py::make_tuple(r.form_id(), decode_optional(r.editor_id())));
+      });
+      return out;
+    }
+    std::vector<IndexEntry> chosen;
+    auto take = [&](std::span<const IndexEntry> entries) {
+      for (const IndexEntry& e : entries)
+        if (!e.is_group() && (!sig || e.type == *sig)) chosen.push_back(e);
+    };
+    if (sig && !p_->full) {
+      for (std::size_t g : p_->outline->groups_holding(*sig)) take(p_->outline->group(g));
+    } else {
+      take(file().entries().subspan(1));
+    }
+    std::vector<std::optional<std::string>> ids;
+    {
+      py::gil_scoped_release unlocked;
+      ids = editor_ids_of(p_->reader(), chosen, threads);
+    }
+    for (std::size_t i = 0; i < chosen.size(); ++i) out.append(py::make_tuple(chosen[i].id, decode_optional(ids[i])));
+    return out;
   }
   bool remove(std::uint32_t form_id) { return p_->remove(form_id); }
   void set_author(const py::str& text, const std::string& encoding) { p_->edit().set_author(encoded(text, encoding)); }
@@ -488,9 +542,10 @@ class PyPlugin {
   // `tesmod verify`: the plugin as opened, written back through the writer and compared.
   py::dict verify() const {
     RoundTrip r;
+    const PluginFile& f = file();
     {
       py::gil_scoped_release unlocked;
-      r = write_back_and_compare(p_->file);
+      r = write_back_and_compare(f);
     }
     py::dict d;
     d["identical"] = r.identical;

@@ -29,9 +29,10 @@ py::dict script_dict(const PluginScript& s) {
   return d;
 }
 
+// Oblivion or not is known from the header alone, whatever the index.
 void need_oblivion(const OpenPlugin& p) {
-  if (p.file.game() != Game::Oblivion)
-    throw Error(p.file.name(), Error::kNoOffset, std::nullopt, "scripts are read and compiled in Oblivion plugins only");
+  if (p.reader().game() != Game::Oblivion)
+    throw Error(p.reader().name(), Error::kNoOffset, std::nullopt, "scripts are read and compiled in Oblivion plugins only");
 }
 
 std::vector<std::string> builds(const std::vector<PluginScript>& scripts, std::string_view source,
@@ -97,7 +98,7 @@ void bind_scripts(py::module_& m) {
         o.obse_profile = profile(obse);
         (void)builds({}, {}, obse_plugins);
         o.obse_plugins = obse_plugins;
-        const auto done = script::compile_into_plugin(p.edit(), p.file, source, o);
+        const auto done = script::compile_into_plugin(p.edit(), p.file(), source, o);
         p.by_id_stale = true;  // a new SCPT may have moved its group's records
         py::dict d;
         d["form_id"] = done.form_id;

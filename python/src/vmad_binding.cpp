@@ -307,14 +307,14 @@ void bind_vmad(py::module_& m) {
   auto record = py::reinterpret_borrow<py::class_<PyRecord>>(m.attr("Record"));
   record
       .def("vmad", [](const PyRecord& r) -> py::object {
-        if (r.plugin().file.game() == Game::Oblivion) return py::none();
+        if (r.plugin().game() == Game::Oblivion) return py::none();
         const Signature type = signature_arg(r.type());
         for (const Field& f : r.owned_fields())
           if (f.type == kVmadSignature) return vmad_dict(decode_vmad(f.data, type, r.context()));
         return py::none();
       }, "The VMAD (Papyrus scripts, properties, fragments) as a dict, or None; see set_vmad for the layout.")
       .def("set_vmad", [](PyRecord& r, const py::object& d) {
-        if (r.plugin().file.game() == Game::Oblivion) throw py::value_error("VMAD is a Skyrim field");
+        if (r.plugin().game() == Game::Oblivion) throw py::value_error("VMAD is a Skyrim field");
         const Vmad v = vmad_of(d);
         if (v.fragments && record_type_of(*v.fragments) != signature_arg(r.type()))
           throw py::value_error("vmad.fragments: a " + record_type_of(*v.fragments).str() + " section on a " + r.type() +

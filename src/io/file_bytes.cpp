@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,7 +13,7 @@
 
 namespace tesmod {
 
-std::shared_ptr<const FileBytes> FileBytes::map(const std::filesystem::path& path) {
+std::shared_ptr<const FileBytes> FileBytes::map(const std::filesystem::path& path, PageIn page_in) {
   const std::string name = path.string();
   auto fail = [&](const std::string& what) -> void {
     throw Error(name, Error::kNoOffset, std::nullopt, what + ": " + std::strerror(errno));
@@ -38,8 +39,9 @@ std::shared_ptr<const FileBytes> FileBytes::map(const std::filesystem::path& pat
     return out;
   }
   // MAP_POPULATE sets up the page tables in one go: far cheaper than faulting the pages in
-  // one by one during the walk, and the file is read from the page cache either way.
-  void* p = ::mmap(nullptr, out->size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  // one by one during a walk of the whole file, and the file is read from the page cache either way.
+  const int populate = page_in == PageIn::All ? MAP_POPULATE : 0;
+  void* p = ::mmap(nullptr, out->size_, PROT_READ, MAP_PRIVATE | populate, fd, 0);
   int saved = errno;
   ::close(fd);
   if (p == MAP_FAILED) {
@@ -59,6 +61,20 @@ std::shared_ptr<const FileBytes> FileBytes::hold(std::vector<std::uint8_t> bytes
   out->data_ = out->owned_.empty() ? &kEmpty : out->owned_.data();
   out->size_ = out->owned_.size();
   return out;
+}
+
+void FileBytes::page_in(std::uint64_t offset, std::uint64_t size) const {
+  if (!mapped_ || offset >= size_) return;
+  size = std::min<std::uint64_t>(size, size_ - offset);
+  // madvise wants a page-aligned start.
+  const auto page = std::uint64_t(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t start = offset / page * page;
+  auto* at = const_cast<std::uint8_t*>(data_) + start;
+#ifdef MADV_POPULATE_READ
+  // One call sets up the page tables of the range (Linux 5.14+), as MAP_POPULATE does for all.
+  if (::madvise(at, std::size_t(offset + size - start), MADV_POPULATE_READ) == 0) return;
+#endif
+  ::madvise(at, std::size_t(offset + size - start), MADV_WILLNEED);
 }
 
 FileBytes::~FileBytes() {

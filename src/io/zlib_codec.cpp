@@ -4,6 +4,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <new>
 
 namespace tesmod {
@@ -59,20 +60,32 @@ std::vector<std::uint8_t> Deflater::deflate(std::span<const std::uint8_t> data) 
   return out;
 }
 
-std::vector<std::uint8_t> inflate_prefix(std::span<const std::uint8_t> stream, std::size_t max_out) {
-  std::vector<std::uint8_t> out(max_out);
-  z_stream z{};
-  if (inflateInit(&z) != Z_OK) return {};
-  z.next_in = const_cast<Bytef*>(stream.data());
-  z.avail_in = uInt(stream.size());
-  z.next_out = out.data();
-  z.avail_out = uInt(out.size());
-  int rc = ::inflate(&z, Z_SYNC_FLUSH);
-  std::size_t produced = out.size() - z.avail_out;
-  inflateEnd(&z);
-  if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) produced = 0;
-  out.resize(produced);
-  return out;
+PrefixInflater::PrefixInflater(std::span<const std::uint8_t> stream) : z_(std::make_unique<z_stream_s>()) {
+  *z_ = z_stream_s{};
+  if (inflateInit(z_.get()) != Z_OK) return;
+  open_ = true;
+  z_->next_in = const_cast<Bytef*>(stream.data());
+  z_->avail_in = uInt(std::min<std::size_t>(stream.size(), ~uInt{0}));
+}
+
+PrefixInflater::~PrefixInflater() {
+  if (open_) inflateEnd(z_.get());
+}
+
+std::span<const std::uint8_t> PrefixInflater::first(std::size_t n) {
+  if (open_ && produced_ < n) {
+    out_.resize(n);
+    z_->next_out = out_.data() + produced_;
+    z_->avail_out = uInt(n - produced_);
+    const int rc = ::inflate(z_.get(), Z_SYNC_FLUSH);
+    produced_ = n - z_->avail_out;
+    // Anything but "more output is possible" ends the stream: its end, bad data, or no input left.
+    if (rc != Z_OK || z_->avail_out != 0) {
+      inflateEnd(z_.get());
+      open_ = false;
+    }
+  }
+  return {out_.data(), std::min(n, produced_)};
 }
 
 }  // namespace tesmod

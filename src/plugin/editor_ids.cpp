@@ -6,6 +6,7 @@
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/thread_count.hpp"
+#include "tesmod/io/workers.hpp"
 #include "tesmod/plugin/editor_ids.hpp"
 #include "tesmod/plugin/form_ids.hpp"
 #include "tesmod/plugin/strings_file.hpp"
@@ -40,6 +41,25 @@ std::vector<std::pair<std::uint32_t, std::string>> collect_editor_ids(const Plug
   }
   std::vector<std::pair<std::uint32_t, std::string>> out;
   for (auto& p : parts) std::move(p.begin(), p.end(), std::back_inserter(out));
+  return out;
+}
+
+std::vector<std::optional<std::string>> editor_ids_of(const PluginBytes& file, std::span<const IndexEntry> records,
+                                                      unsigned threads) {
+  std::vector<std::optional<std::string>> out(records.size());
+  // Claimed in runs of records, so that threads do not contend for every one.
+  constexpr std::size_t kRun = 256;
+  run_workers((records.size() + kRun - 1) / kRun, thread_count(threads), [&](auto claim) {
+    for (std::size_t run; (run = claim()) < (records.size() + kRun - 1) / kRun;) {
+      for (std::size_t i = run * kRun; i < std::min(records.size(), (run + 1) * kRun); ++i) {
+        try {
+          out[i] = file.editor_id(records[i]);
+        } catch (const Error&) {
+          // A record that cannot be read has no name here.
+        }
+      }
+    }
+  });
   return out;
 }
 

@@ -88,7 +88,7 @@ struct Item {
 
 class Walker {
  public:
-  Walker(const PluginFile& file, std::span<const std::uint8_t> bytes, Game game)
+  Walker(const PluginBytes& file, std::span<const std::uint8_t> bytes, Game game)
       : file_(file), bytes_(bytes), game_(game), hs_(header_size(game)) {}
 
   ErrorContext record_context(std::uint64_t pos, Signature type, std::uint32_t form_id, std::uint64_t available) const {
@@ -236,7 +236,7 @@ class Walker {
   std::size_t header_bytes() const { return hs_; }
 
  private:
-  const PluginFile& file_;
+  const PluginBytes& file_;
   std::span<const std::uint8_t> bytes_;
   Game game_;
   std::size_t hs_;
@@ -313,9 +313,9 @@ class Planner {
 
 }  // namespace
 
-void IndexBuilder::read_file_header() {
-  const auto bytes = out_.bytes();
-  const std::string& name = out_.name();
+FileStart IndexBuilder::read_file_start(PluginBytes& out, const OpenOptions& options) {
+  const auto bytes = out.bytes();
+  const std::string& name = out.name();
   if (bytes.size() < 24) {
     throw Error(name, 0, std::nullopt,
                 fmt::format("file of {} bytes is too short for a plugin; expected a TES4 record header and its HEDR field",
@@ -336,13 +336,13 @@ void IndexBuilder::read_file_header() {
     throw Error(name, 20, std::nullopt,
                 "no HEDR field at offset 20 (Oblivion) or 24 (Skyrim); expected HEDR as the first field of TES4");
   }
-  if (options_.game) {
-    if ((*options_.game == Game::Oblivion) != (game == Game::Oblivion)) {
+  if (options.game) {
+    if ((*options.game == Game::Oblivion) != (game == Game::Oblivion)) {
       throw Error(name, 0, std::nullopt,
-                  fmt::format("asked to read as {}, but the file has {}-byte record headers", game_title(*options_.game),
+                  fmt::format("asked to read as {}, but the file has {}-byte record headers", game_title(*options.game),
                               header_size(game)));
     }
-    game = *options_.game;
+    game = *options.game;
   }
   const std::size_t hs = header_size(game);
   const RecordHeader h = RecordHeader::read(bytes.data(), game);
@@ -352,17 +352,25 @@ void IndexBuilder::read_file_header() {
                          bytes.size()));
   }
   auto fields = read_subrecords(bytes.subspan(hs, h.data_size), ctx, hs);
-  out_.header_ = FileHeader::decode(h.flags, fields, ctx);
-  if (game != Game::Oblivion && !options_.game && !known_skyrim_version(out_.header_.version)) {
+  out.header_ = FileHeader::decode(h.flags, fields, ctx);
+  if (game != Game::Oblivion && !options.game && !known_skyrim_version(out.header_.version)) {
     ctx.fail(fmt::format("HEDR version {:.2f} is not a Skyrim version; expected 0.94, 1.70 or 1.71 "
                          "(24-byte headers are also used by Fallout 3, New Vegas and 4, which tesmod does not read)",
-                         out_.header_.version));
+                         out.header_.version));
   }
-  out_.game_ = game;
-  body_start_ = hs + h.data_size;
-  out_.entries_.push_back(IndexEntry{0, kHeaderRecord, h.data_size, h.flags, h.form_id, kNoParent, 1});
-  if (game != Game::Oblivion) out_.stats_.form_versions[h.form_version] += 1;
+  out.game_ = game;
+  return FileStart{IndexEntry{0, kHeaderRecord, h.data_size, h.flags, h.form_id, kNoParent, 1}, h.form_version,
+                   hs + h.data_size};
 }
+
+void IndexBuilder::read_file_header() {
+  const FileStart start = read_file_start(out_, options_);
+  body_start_ = start.body_start;
+  out_.entries_.push_back(start.header_entry);
+  if (out_.game_ != Game::Oblivion) out_.stats_.form_versions[start.form_version] += 1;
+}
+
+
 
 void IndexBuilder::build() {
   read_file_header();
@@ -554,6 +562,43 @@ void IndexBuilder::finish() {
     const bool fv44 = !st.form_versions.empty() && st.form_versions.rbegin()->first >= 44;
     if (v171 || esl || fv44) out_.game_ = Game::SkyrimSE;
   }
+}
+
+void IndexBuilder::outline(PluginOutline& out, const OpenOptions& options) {
+  const FileStart start = read_file_start(out, options);
+  out.header_entry_ = start.header_entry;
+  const auto bytes = out.bytes();
+  const Walker walker(out, bytes, out.game_);
+  // Only the top level: each item is checked (a group, of a known type, inside the file) and
+  // stepped over.
+  for (std::uint64_t pos = start.body_start; pos < bytes.size();) {
+    const Item it = walker.read_item(pos, bytes.size(), kTopLevel);
+    const auto index = std::uint32_t(out.top_.size());
+    out.top_.push_back(IndexEntry{pos, it.type, it.size, it.flags, it.id, kNoParent, index + 1});
+    pos += it.total;
+  }
+  out.groups_.resize(out.top_.size());
+  if (out.game_ == Game::SkyrimLE && !options.game) {
+    // What the header alone tells; the records' form versions decide the rest (see finish()).
+    const bool v171 = std::fabs(out.header_.version - 1.71f) < 0.005f;
+    const bool esl = out.header_.flags & record_flags::kLight;
+    if (v171 || esl) out.game_ = Game::SkyrimSE;
+    else out.game_known_ = false;
+  }
+}
+
+IndexVector IndexBuilder::index_group(const PluginBytes& file, const IndexEntry& group) {
+  const auto bytes = file.bytes();
+  const Walker walker(file, bytes, file.game_);
+  IndexVector entries;
+  entries.push_back(IndexEntry{group.offset, group.type, group.size, group.flags, group.id, kNoParent, 0});
+  LocalStats stats;
+  walker.walk(group.offset + file.header_size(), group.offset + group.size, group.offset, 1, entries, stats, nullptr);
+  // The walk leaves the range's own items without a parent: here that is the group.
+  for (std::size_t i = 1; i < entries.size(); ++i)
+    if (entries[i].parent == kNoParent) entries[i].parent = 0;
+  entries[0].end = std::uint32_t(entries.size());
+  return entries;
 }
 
 }  // namespace tesmod

@@ -1,17 +1,34 @@
 // Builds a PluginFile's index: detects the format, decodes the file header, then walks every
-// group and record, in parallel when asked for more than one thread.
+// group and record, in parallel when asked for more than one thread. Also a PluginOutline's
+// top level and, on demand, one group.
 #pragma once
 
 #include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/plugin/plugin_outline.hpp"
 
 namespace tesmod {
 
 struct LocalStats;
 
+// What the TES4 record says, read and checked before anything else.
+struct FileStart {
+  IndexEntry header_entry;
+  std::uint16_t form_version;  // Skyrim: the TES4 record's
+  std::uint64_t body_start;    // first byte after the TES4 record
+};
+
 class IndexBuilder {
  public:
   IndexBuilder(PluginFile& out, const OpenOptions& options) : out_(out), options_(options) {}
   void build();
+
+  // Detects the format and decodes the TES4 record into out.
+  static FileStart read_file_start(PluginBytes& out, const OpenOptions& options);
+  // The file header and the top-level groups (each header checked, contents not read).
+  static void outline(PluginOutline& out, const OpenOptions& options);
+  // One group and everything in it (the group first; parent and end are indices in the result),
+  // with the checks of a full build.
+  static IndexVector index_group(const PluginBytes& file, const IndexEntry& group);
 
  private:
   void read_file_header();

@@ -1,7 +1,7 @@
 // Damaged input: every corpus plugin truncated at 200 offsets and with random bytes flipped at
 // 200 more. Each case either reads (and then writes back exactly the bytes it read) or fails
-// with a tesmod::Error that names the file and a byte offset. Run under ASan+UBSan, an
-// out-of-bounds read or a crash fails the suite.
+// with a tesmod::Error that names the file and a byte offset; and the outline reader agrees with
+// the full index on it. Run under ASan+UBSan, an out-of-bounds read or a crash fails the suite.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -20,6 +20,7 @@ struct Tally {
 
 void exercise(const std::vector<std::uint8_t>& bytes, const std::string& name, std::uint32_t form_id, unsigned threads,
               Tally& tally) {
+  ASSERT_EQ(test::outline_disagreement(bytes, name), "") << name;
   try {
     const test::LayersResult r = test::read_all_layers(bytes, name, form_id, threads);
     ASSERT_TRUE(r.written_back_identically)

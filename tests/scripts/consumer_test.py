@@ -2,7 +2,8 @@
 """Installs the built tesmod into a fresh prefix and builds tests/consumer against it, once
 through CMake (find_package) and once through pkg-config; each program must print the record
 count MANIFEST.tsv gives for corpus plugins of both games, and the library's error for a file
-that is not a plugin.
+that is not a plugin. When the build has the Python module, the installed package must import
+from the prefix and count the same records.
 
     consumer_test.py BUILD_DIR CXX [--sanitize]
 """
@@ -103,14 +104,41 @@ def main():
         run([cxx, "-std=c++20", "-O1", *flags, CONSUMER / "count_records.cpp", "-o", program, *pc_flags])
         check_program(program, plugins, not_a_plugin, run_env)
         print(f"pkg-config consumer ({' '.join(pc_flags)}): {len(plugins)} plugins counted as MANIFEST.tsv says")
+
+        # The Python package, when built: installed under the prefix, imported from there (not
+        # from the build) by the interpreter it was built for.
+        python = cache_value(build, "Python_EXECUTABLE") if cache_value(build, "TESMOD_PYTHON") == "ON" else None
+        if python:
+            inits = list(prefix.glob("lib*/python3*/*-packages/tesmod/__init__.py"))
+            if len(inits) != 1:
+                raise AssertionError(f"install has {len(inits)} tesmod Python packages")
+            site = inits[0].parent.parent
+            for want in ("_tesmod.pyi", "py.typed"):
+                if not (inits[0].parent / want).exists():
+                    raise AssertionError(f"installed Python package has no {want}")
+            py_env = dict(os.environ, PYTHONPATH=str(site))
+            py_env.pop("PYTHONHOME", None)
+            code = ("import sys, tesmod; p = tesmod.open(sys.argv[1]); "
+                    "print(tesmod.__file__); print(p.game, len(p), 'records')")
+            for path, game, records in plugins:
+                where, printed = run([python, "-c", code, path], env=py_env, cwd=tmp).strip().splitlines()
+                if not where.startswith(str(site)):
+                    raise AssertionError(f"tesmod imported from {where}, not the install at {site}")
+                if printed != f"{game} {records} records":
+                    raise AssertionError(f"installed Python module on {path}: {printed!r}")
+            print(f"Python package installed in {site.relative_to(prefix)}: {len(plugins)} plugins counted")
     return 0
 
 
-def config_version(build):
+def cache_value(build, name):
     for line in (build / "CMakeCache.txt").read_text().splitlines():
-        if line.startswith("CMAKE_PROJECT_VERSION:"):
+        if line.startswith(name + ":"):
             return line.split("=", 1)[1]
-    return "?"
+    return None
+
+
+def config_version(build):
+    return cache_value(build, "CMAKE_PROJECT_VERSION") or "?"
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "tesmod/plugin/form_ids.hpp"
+#include "tesmod/plugin/plugin_outline.hpp"
 #include "tesmod/plugin/round_trip.hpp"
 #include "tesmod/text/dump.hpp"
 
@@ -30,6 +31,52 @@ LayersResult read_all_layers(const std::vector<std::uint8_t>& bytes, const std::
   text::dump_text(f, d, out);
   text::dump_json(f, d, out);
   return result;
+}
+
+std::string outline_disagreement(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+  const auto held = FileBytes::hold(bytes, name);
+  std::optional<PluginFile> full;
+  std::string full_error;
+  try {
+    full.emplace(PluginFile::parse(held));
+  } catch (const Error& e) {
+    full_error = e.what();
+  }
+  std::optional<PluginOutline> outline;
+  try {
+    outline.emplace(PluginOutline::parse(held));
+  } catch (const Error& e) {
+    if (full) return std::string("the outline failed to open a file the full open reads: ") + e.what();
+    return "";  // the top level is damaged: the outline says so at open, its own way
+  }
+  std::vector<std::uint32_t> top;
+  if (full) {
+    for (std::uint32_t i = 1; i < full->entries().size(); ++i)
+      if (full->entry(i).parent == kNoParent) top.push_back(i);
+    if (top.size() != outline->top_groups().size()) return "a different number of top-level groups";
+  }
+  for (std::size_t g = 0; g < outline->top_groups().size(); ++g) {
+    std::span<const IndexEntry> got;
+    try {
+      got = outline->group(g);
+    } catch (const Error& e) {
+      if (full) return std::string("the outline failed to read a group the full open reads: ") + e.what();
+      if (full_error != e.what()) return "first damage reported as '" + std::string(e.what()) + "', not '" + full_error + "'";
+      return "";
+    }
+    if (!full) continue;
+    const std::uint32_t base = top[g];
+    if (got.size() != full->entry(base).end - base) return "a group with a different number of entries";
+    for (std::uint32_t k = 0; k < got.size(); ++k) {
+      const IndexEntry& a = got[k];
+      const IndexEntry& b = full->entry(base + k);
+      if (a.offset != b.offset || a.type != b.type || a.size != b.size || a.flags != b.flags || a.id != b.id ||
+          a.end != b.end - base || a.parent != (k == 0 ? kNoParent : b.parent - base))
+        return "an entry that differs from the full index's";
+    }
+  }
+  if (!full) return "the outline read every group of a file the full open rejects: " + full_error;
+  return "";
 }
 
 }  // namespace tesmod::test

@@ -18,4 +18,10 @@ struct LayersResult {
 LayersResult read_all_layers(const std::vector<std::uint8_t>& bytes, const std::string& name, std::uint32_t form_id,
                              unsigned threads);
 
+// Opens the bytes as a PluginOutline and reads every top-level group, comparing with a full
+// open: the same entries when the full open succeeds; a failure somewhere when it fails, with
+// the full open's message when the outline's top level is sound (the groups are read in file
+// order, so the first damage found is the full open's). Returns what disagrees, or "".
+std::string outline_disagreement(const std::vector<std::uint8_t>& bytes, const std::string& name);
+
 }  // namespace tesmod::test

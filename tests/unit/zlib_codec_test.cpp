@@ -52,11 +52,38 @@ TEST(Zlib, AbsurdDeclaredSizeIsRefusedBeforeAllocating) {
   }
 }
 
-TEST(Zlib, PrefixInflateReturnsTheStart) {
+TEST(Zlib, PrefixInflaterReturnsTheStartAndThenMore) {
   const auto raw = sample(50000);
   const auto z = Deflater(6).deflate(raw);
-  auto prefix = inflate_prefix(z, 100);
+  PrefixInflater in(z);
+  auto prefix = in.first(100);
   ASSERT_EQ(prefix.size(), 100u);
   EXPECT_TRUE(std::equal(prefix.begin(), prefix.end(), raw.begin()));
-  EXPECT_TRUE(inflate_prefix(std::vector<std::uint8_t>{1, 2, 3}, 100).empty());
+  // A longer prefix continues the same stream; asking for less again gives the start.
+  auto longer = in.first(20000);
+  ASSERT_EQ(longer.size(), 20000u);
+  EXPECT_TRUE(std::equal(longer.begin(), longer.end(), raw.begin()));
+  EXPECT_EQ(in.first(10).size(), 10u);
+  // Past the end of the stream: all there is.
+  auto all = in.first(60000);
+  ASSERT_EQ(all.size(), raw.size());
+  EXPECT_TRUE(std::equal(all.begin(), all.end(), raw.begin()));
+}
+
+TEST(Zlib, PrefixInflaterGivesNothingForBadData) {
+  const std::vector<std::uint8_t> junk{1, 2, 3};
+  PrefixInflater bad(junk);
+  EXPECT_TRUE(bad.first(100).empty());
+  EXPECT_TRUE(bad.first(200).empty());
+  PrefixInflater empty(std::span<const std::uint8_t>{});
+  EXPECT_TRUE(empty.first(100).empty());
+  // A stream cut short: the bytes before the cut, no more.
+  const auto raw = sample(50000);
+  auto z = Deflater(6).deflate(raw);
+  z.resize(z.size() / 2);
+  PrefixInflater cut(z);
+  auto got = cut.first(raw.size());
+  EXPECT_LT(got.size(), raw.size());
+  EXPECT_GT(got.size(), 0u);
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), raw.begin()));
 }

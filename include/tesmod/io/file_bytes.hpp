@@ -11,10 +11,14 @@
 
 namespace tesmod {
 
+// How much of a mapped file is paged in up front: all of it (for work that reads every page: one
+// call is far cheaper than a fault per page), or pages on first touch (for work that reads little).
+enum class PageIn { All, OnUse };
+
 class FileBytes {
  public:
   // Maps the file read-only. Throws tesmod::Error naming the file when it cannot be opened.
-  static std::shared_ptr<const FileBytes> map(const std::filesystem::path& path);
+  static std::shared_ptr<const FileBytes> map(const std::filesystem::path& path, PageIn page_in = PageIn::All);
   // Holds bytes already in memory; name is used in error messages.
   static std::shared_ptr<const FileBytes> hold(std::vector<std::uint8_t> bytes, std::string name);
 
@@ -26,6 +30,9 @@ class FileBytes {
   const std::uint8_t* data() const { return data_; }
   std::size_t size() const { return size_; }
   const std::string& name() const { return name_; }
+  // Pages a range of a mapped file in now (a hint: nothing happens where the system cannot),
+  // for a range about to be read through when the file was mapped with PageIn::OnUse.
+  void page_in(std::uint64_t offset, std::uint64_t size) const;
 
  private:
   FileBytes() = default;

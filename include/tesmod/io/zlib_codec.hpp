@@ -1,8 +1,9 @@
 // zlib streams as used in compressed records: inflate and deflate with libdeflate (whole-buffer,
-// fast), plus a prefix inflate with zlib for reading just the first bytes of a record.
+// fast), plus a prefix inflater with zlib for reading just the first bytes of a record.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 struct libdeflate_decompressor;
 struct libdeflate_compressor;
+struct z_stream_s;
 
 namespace tesmod {
 
@@ -48,9 +50,25 @@ class Deflater {
   libdeflate_compressor* c_;
 };
 
-// Inflates at most max_out bytes from the start of a zlib stream (zlib's streaming API): enough
-// to read a record's first fields without inflating all of it. Returns fewer bytes when the
-// stream is shorter or broken; never throws.
-std::vector<std::uint8_t> inflate_prefix(std::span<const std::uint8_t> stream, std::size_t max_out);
+// Inflates the start of a zlib stream, and further on each call (zlib's streaming API): enough to
+// read a record's first fields without inflating all of it. Never throws for bad data: a short
+// or broken stream gives fewer bytes. The stream's bytes must outlive the inflater.
+class PrefixInflater {
+ public:
+  explicit PrefixInflater(std::span<const std::uint8_t> stream);
+  ~PrefixInflater();
+  PrefixInflater(const PrefixInflater&) = delete;
+  PrefixInflater& operator=(const PrefixInflater&) = delete;
+
+  // The first n bytes of the output (fewer when the stream ends or breaks sooner), inflating
+  // only what earlier calls have not. Valid until the next call.
+  std::span<const std::uint8_t> first(std::size_t n);
+
+ private:
+  std::unique_ptr<z_stream_s> z_;
+  bool open_ = false;  // more output can come
+  std::vector<std::uint8_t> out_;
+  std::size_t produced_ = 0;
+};
 
 }  // namespace tesmod

@@ -1,6 +1,6 @@
 // A plugin opened read-only: the mapped bytes, the detected game, the decoded file header, and
-// a flat zero-copy index of every group and record in file order. Record bodies are read (and
-// compressed ones inflated) only when asked for.
+// a flat zero-copy index of every group and record in file order, every header checked. Record
+// bodies are read (and compressed ones inflated) only when asked for.
 #pragma once
 
 #include <cstdint>
@@ -16,29 +16,9 @@
 #include "tesmod/io/big_buffer.hpp"
 #include "tesmod/io/file_bytes.hpp"
 #include "tesmod/io/zlib_codec.hpp"
-#include "tesmod/plugin/file_header.hpp"
-#include "tesmod/plugin/game.hpp"
-#include "tesmod/plugin/record_header.hpp"
+#include "tesmod/plugin/plugin_bytes.hpp"
 
 namespace tesmod {
-
-inline constexpr std::uint32_t kNoParent = ~std::uint32_t{0};
-
-// One group or record, in file order. Groups precede their contents; a group's descendants are
-// the entries in (its index, end).
-struct IndexEntry {
-  std::uint64_t offset;  // of the header in the file
-  Signature type;        // record type, or GRUP
-  std::uint32_t size;    // record: data size after the header; group: whole group, header included
-  std::uint32_t flags;   // record: header flags; group: group type
-  std::uint32_t id;      // record: FormID; group: label
-  std::uint32_t parent;  // index of the enclosing group, or kNoParent
-  std::uint32_t end;     // group: index after its last descendant; record: own index + 1
-
-  bool is_group() const { return type == kGroupSignature; }
-  bool is_compressed() const;
-  std::int32_t group_type() const { return std::int32_t(flags); }
-};
 
 using IndexVector = std::vector<IndexEntry, BigAllocator<IndexEntry>>;
 
@@ -64,7 +44,7 @@ struct OpenOptions {
   std::optional<Game> game;        // skip detection and read as this game
 };
 
-class PluginFile {
+class PluginFile : public PluginBytes {
  public:
   static PluginFile open(const std::filesystem::path& path, const OpenOptions& options = {});
   static PluginFile parse(std::shared_ptr<const FileBytes> bytes, const OpenOptions& options = {});
@@ -72,28 +52,11 @@ class PluginFile {
   PluginFile(PluginFile&&) noexcept = default;
   PluginFile& operator=(PluginFile&&) noexcept = default;
 
-  const std::string& name() const { return bytes_->name(); }
-  const std::shared_ptr<const FileBytes>& file_bytes() const { return bytes_; }
-  std::span<const std::uint8_t> bytes() const { return bytes_->span(); }
-  Game game() const { return game_; }
-  std::size_t header_size() const { return tesmod::header_size(game_); }
-  const FileHeader& header() const { return header_; }
   const PluginStats& stats() const { return stats_; }
 
   // Entry 0 is the TES4 header record.
   std::span<const IndexEntry> entries() const { return entries_; }
   const IndexEntry& entry(std::uint32_t i) const { return entries_[i]; }
-
-  RecordHeader record_header(const IndexEntry& e) const;
-  GroupHeader group_header(const IndexEntry& e) const;
-  // The record's data as stored (compressed records: u32 size + zlib stream).
-  std::span<const std::uint8_t> stored_body(const IndexEntry& e) const;
-  // The record's fields: the stored data, or the inflated data (valid until the next use of inflater).
-  std::span<const std::uint8_t> body(const IndexEntry& e, Inflater& inflater) const;
-  // The record's EditorID (as stored) if it has one; reads at most the start of compressed data.
-  std::optional<std::string> editor_id(const IndexEntry& e) const;
-  // For errors about this entry: file, offset, record type, FormID and EditorID.
-  ErrorContext context(const IndexEntry& e) const;
 
   // The innermost entry whose bytes contain the file offset.
   std::optional<std::uint32_t> entry_at(std::uint64_t offset) const;
@@ -102,9 +65,6 @@ class PluginFile {
 
  private:
   PluginFile() = default;
-  std::shared_ptr<const FileBytes> bytes_;
-  Game game_ = Game::Oblivion;
-  FileHeader header_;
   IndexVector entries_;
   PluginStats stats_;
   friend class IndexBuilder;

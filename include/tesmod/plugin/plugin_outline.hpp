@@ -1,0 +1,65 @@
+// A plugin opened for reading some of its groups: at open, the file header and the top-level
+// groups are read (each group's header checked, its contents stepped over, nothing paged in
+// beyond); a group's contents are indexed, with the checks of a full open, the first time they
+// are asked for. For work that reads a few record types of a large plugin; PluginFile indexes
+// (and checks) everything up front.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tesmod/plugin/plugin_bytes.hpp"
+#include "tesmod/plugin/plugin_file.hpp"
+
+namespace tesmod {
+
+class PluginOutline : public PluginBytes {
+ public:
+  // Maps the file with pages read on first touch, so that groups never asked for cost nothing.
+  static PluginOutline open(const std::filesystem::path& path, const OpenOptions& options = {});
+  static PluginOutline parse(std::shared_ptr<const FileBytes> bytes, const OpenOptions& options = {});
+
+  PluginOutline(PluginOutline&&) noexcept = default;
+  PluginOutline& operator=(PluginOutline&&) noexcept = default;
+
+  // The TES4 header record.
+  const IndexEntry& header_entry() const { return header_entry_; }
+  // Skyrim LE and SE share the container: when the header does not say SE (HEDR 1.71, the ESL
+  // flag), the records' form versions decide, and only a full index reads them all. Until
+  // then game() says SkyrimLE and this is false.
+  bool game_is_known() const { return game_known_; }
+
+  // The top-level groups in file order (contents not indexed: end is the entry's own index + 1).
+  std::span<const IndexEntry> top_groups() const { return top_; }
+  // Top-level group i and everything in it, in file order, the group first (parent and end are
+  // indices in this span). Indexed on the first call; throws tesmod::Error for damage inside.
+  // Not safe to call from two threads at once.
+  std::span<const IndexEntry> group(std::size_t i);
+  bool group_is_indexed(std::size_t i) const { return !groups_[i].empty(); }
+
+  // The top-level groups where a well-formed plugin keeps records of this type, in file order:
+  // its own groups (labelled with the type), and for the types the format nests in cells,
+  // worlds and topics (CELL, INFO, references, LAND, NAVM ...) or a type without its own group
+  // here, the CELL, WRLD and DIAL groups. Top-level groups of any other kind than 0 are always
+  // included, as their contents cannot be known unread. A record stored in another type's
+  // group (malformed) is found only by a full index.
+  std::vector<std::size_t> groups_holding(Signature type) const;
+
+  // The full index of the same bytes, every header checked, as PluginFile::parse with the
+  // options this outline was opened with.
+  PluginFile index_all() const;
+
+ private:
+  PluginOutline() = default;
+  OpenOptions options_;
+  IndexEntry header_entry_{};
+  bool game_known_ = true;
+  IndexVector top_;
+  std::vector<IndexVector> groups_;  // per top-level group; empty until indexed
+  friend class IndexBuilder;
+};
+
+}  // namespace tesmod

@@ -1,0 +1,68 @@
+#include "tesmod/plugin/plugin_outline.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "index_builder.hpp"
+
+namespace tesmod {
+namespace {
+
+// Top-level groups that hold other groups: cells (with their references), worlds (with their
+// cells) and dialogue topics (with their responses).
+constexpr std::array kContainerGroups{Signature("CELL"), Signature("WRLD"), Signature("DIAL")};
+
+// Types the format stores inside those groups rather than (only) in a group of their own, in
+// Oblivion and Skyrim: cells (exterior and persistent ones under WRLD), responses, placed
+// references of every kind, landscape, navigation meshes, path grids and roads.
+constexpr std::array kNestedTypes{
+    Signature("CELL"), Signature("INFO"), Signature("REFR"), Signature("ACHR"), Signature("ACRE"), Signature("PGRE"),
+    Signature("PMIS"), Signature("PHZD"), Signature("PARW"), Signature("PBAR"), Signature("PBEA"), Signature("PCON"),
+    Signature("PFLA"), Signature("LAND"), Signature("NAVM"), Signature("PGRD"), Signature("ROAD")};
+
+template <typename A>
+bool contains(const A& list, Signature s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+}  // namespace
+
+PluginOutline PluginOutline::open(const std::filesystem::path& path, const OpenOptions& options) {
+  return parse(FileBytes::map(path, PageIn::OnUse), options);
+}
+
+PluginOutline PluginOutline::parse(std::shared_ptr<const FileBytes> bytes, const OpenOptions& options) {
+  PluginOutline out;
+  out.bytes_ = std::move(bytes);
+  out.options_ = options;
+  IndexBuilder::outline(out, options);
+  return out;
+}
+
+std::span<const IndexEntry> PluginOutline::group(std::size_t i) {
+  if (groups_[i].empty()) {
+    // The walk reads through the group: page it in with one call rather than a fault at a time.
+    bytes_->page_in(top_[i].offset, top_[i].size);
+    groups_[i] = IndexBuilder::index_group(*this, top_[i]);
+  }
+  return groups_[i];
+}
+
+std::vector<std::size_t> PluginOutline::groups_holding(Signature type) const {
+  auto is_top = [](const IndexEntry& g) { return g.group_type() == 0; };
+  const bool own_group = std::any_of(top_.begin(), top_.end(), [&](const IndexEntry& g) {
+    return is_top(g) && g.id == type.value();
+  });
+  const bool in_containers = !own_group || contains(kNestedTypes, type);
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < top_.size(); ++i) {
+    const IndexEntry& g = top_[i];
+    const Signature label = Signature::from_value(g.id);
+    if (!is_top(g) || label == type || (in_containers && contains(kContainerGroups, label))) out.push_back(i);
+  }
+  return out;
+}
+
+PluginFile PluginOutline::index_all() const { return PluginFile::parse(bytes_, options_); }
+
+}  // namespace tesmod
