@@ -525,9 +525,10 @@ class PyPlugin {
       take(file().entries().subspan(1));
     }
     std::vector<std::optional<std::string>> ids;
+    const PluginBytes& reader = p_->reader();  // chosen with the GIL held: another thread may build the full index
     {
       py::gil_scoped_release unlocked;
-      ids = editor_ids_of(p_->reader(), chosen, threads);
+      ids = editor_ids_of(reader, chosen, threads);
     }
     for (std::size_t i = 0; i < chosen.size(); ++i) out.append(py::make_tuple(chosen[i].id, decode_optional(ids[i])));
     return out;

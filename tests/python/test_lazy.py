@@ -84,3 +84,31 @@ def test_lazy_game_is_the_full_opens(corpus):
         version = struct.unpack_from("<f", raw, 30)[0]
         lazy = tesmod.open(str(path), lazy=True)
         assert lazy.game == tesmod.open(str(path)).game, (path.name, version)
+
+
+def test_threads_share_a_lazy_plugin(corpus):
+    import threading
+    path = max(plugins(corpus, "skyrim"), key=lambda p: p.stat().st_size)
+    want = tesmod.open(str(path)).editor_ids()
+    by_type = {}
+    full = tesmod.open(str(path))
+    for r in full:
+        by_type.setdefault(r.type, []).append((r.form_id, r.editor_id))
+    shared = tesmod.open(str(path), lazy=True)
+    failures = []
+
+    def work(rtype):
+        try:
+            for _ in range(3):
+                assert shared.editor_ids(rtype) == by_type[rtype]
+                assert [(r.form_id, r.editor_id) for r in shared.records(rtype)] == by_type[rtype]
+        except Exception as e:  # reported below, from the main thread
+            failures.append((rtype, e))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in sorted(by_type)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+    assert shared.editor_ids() == want
