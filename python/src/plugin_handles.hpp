@@ -407,14 +407,19 @@ class PyRecords {
       const auto& [type, id] = listed_[next_++];
       return PyRecord(plugin_, type, id);
     }
+    if (const IndexEntry* e = next_entry()) return PyRecord(plugin_, *e);
+    throw py::stop_iteration();
+  }
+  // Before the first edit: the next record's index entry, or none at the end.
+  const IndexEntry* next_entry() {
     for (;;) {
       while (next_ < entries_.size()) {
         const IndexEntry& e = entries_[next_++];
         if (e.is_group()) continue;
         if (type_ && e.type != *type_) continue;
-        return PyRecord(plugin_, e);
+        return &e;
       }
-      if (next_group_ >= groups_.size()) throw py::stop_iteration();
+      if (next_group_ >= groups_.size()) return nullptr;
       entries_ = plugin_->outline->group(groups_[next_group_++]);
       next_ = 0;
     }
@@ -514,16 +519,10 @@ class PyPlugin {
       });
       return out;
     }
+    // The records records(type) walks, the same way.
     std::vector<IndexEntry> chosen;
-    auto take = [&](std::span<const IndexEntry> entries) {
-      for (const IndexEntry& e : entries)
-        if (!e.is_group() && (!sig || e.type == *sig)) chosen.push_back(e);
-    };
-    if (sig && !p_->full) {
-      for (std::size_t g : p_->outline->groups_holding(*sig)) take(p_->outline->group(g));
-    } else {
-      take(file().entries().subspan(1));
-    }
+    PyRecords walk(p_, sig);
+    while (const IndexEntry* e = walk.next_entry()) chosen.push_back(*e);
     std::vector<std::optional<std::string>> ids;
     const PluginBytes& reader = p_->reader();  // chosen with the GIL held: another thread may build the full index
     {

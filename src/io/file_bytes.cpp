@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -61,20 +60,6 @@ std::shared_ptr<const FileBytes> FileBytes::hold(std::vector<std::uint8_t> bytes
   out->data_ = out->owned_.empty() ? &kEmpty : out->owned_.data();
   out->size_ = out->owned_.size();
   return out;
-}
-
-void FileBytes::page_in(std::uint64_t offset, std::uint64_t size) const {
-  if (!mapped_ || offset >= size_) return;
-  size = std::min<std::uint64_t>(size, size_ - offset);
-  // madvise wants a page-aligned start.
-  const auto page = std::uint64_t(::sysconf(_SC_PAGESIZE));
-  const std::uint64_t start = offset / page * page;
-  auto* at = const_cast<std::uint8_t*>(data_) + start;
-#ifdef MADV_POPULATE_READ
-  // One call sets up the page tables of the range (Linux 5.14+), as MAP_POPULATE does for all.
-  if (::madvise(at, std::size_t(offset + size - start), MADV_POPULATE_READ) == 0) return;
-#endif
-  ::madvise(at, std::size_t(offset + size - start), MADV_WILLNEED);
 }
 
 FileBytes::~FileBytes() {

@@ -1,8 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/thread_count.hpp"
@@ -18,11 +16,8 @@ std::vector<std::pair<std::uint32_t, std::string>> collect_editor_ids(const Plug
   constexpr std::uint32_t kChunk = 4096;
   const std::uint32_t chunks = std::uint32_t((entries.size() + kChunk - 1) / kChunk);
   std::vector<std::vector<std::pair<std::uint32_t, std::string>>> parts(chunks);
-  std::atomic<std::uint32_t> next{0};
-  auto work = [&] {
-    for (;;) {
-      const std::uint32_t c = next.fetch_add(1);
-      if (c >= chunks) break;
+  run_workers(chunks, threads, [&](auto claim) {
+    for (std::uint32_t c; (c = std::uint32_t(claim())) < chunks;) {
       const std::uint32_t end = std::min<std::uint32_t>(std::uint32_t(entries.size()), (c + 1) * kChunk);
       for (std::uint32_t i = c * kChunk; i < end; ++i) {
         if (i == 0 || entries[i].is_group()) continue;
@@ -33,12 +28,7 @@ std::vector<std::pair<std::uint32_t, std::string>> collect_editor_ids(const Plug
         }
       }
     }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::min(threads, chunks); ++t) pool.emplace_back(work);
-    work();
-  }
+  });
   std::vector<std::pair<std::uint32_t, std::string>> out;
   for (auto& p : parts) std::move(p.begin(), p.end(), std::back_inserter(out));
   return out;

@@ -29,6 +29,12 @@ bool known_skyrim_version(float v) {
   return near(0.94) || near(1.70) || near(1.71);
 }
 
+// Skyrim LE and SE share the container; SE is told by HEDR 1.71, the ESL flag, or records saved
+// with form version 44 (HEDR 1.70 alone is written by both). This is what the header tells.
+bool header_says_se(const FileHeader& h) {
+  return std::fabs(h.version - 1.71f) < 0.005f || (h.flags & record_flags::kLight);
+}
+
 }  // namespace
 
 // What a walk over one byte range collects besides the entries.
@@ -554,19 +560,15 @@ void IndexBuilder::finish() {
     st.subrecords = sub_;
   }
 
-  // Skyrim LE and SE share the container; SE is told by HEDR 1.71, the ESL flag, or records
-  // saved with form version 44 (HEDR 1.70 alone is written by both).
+  // LE or SE: the header, else any record saved with form version 44.
   if (out_.game_ == Game::SkyrimLE && !options_.game) {
-    const bool v171 = std::fabs(out_.header_.version - 1.71f) < 0.005f;
-    const bool esl = out_.header_.flags & record_flags::kLight;
     const bool fv44 = !st.form_versions.empty() && st.form_versions.rbegin()->first >= 44;
-    if (v171 || esl || fv44) out_.game_ = Game::SkyrimSE;
+    if (header_says_se(out_.header_) || fv44) out_.game_ = Game::SkyrimSE;
   }
 }
 
 void IndexBuilder::outline(PluginOutline& out, const OpenOptions& options) {
   const FileStart start = read_file_start(out, options);
-  out.header_entry_ = start.header_entry;
   const auto bytes = out.bytes();
   const Walker walker(out, bytes, out.game_);
   // Only the top level: each item is checked (a group, of a known type, inside the file) and
@@ -580,9 +582,7 @@ void IndexBuilder::outline(PluginOutline& out, const OpenOptions& options) {
   out.groups_.resize(out.top_.size());
   if (out.game_ == Game::SkyrimLE && !options.game) {
     // What the header alone tells; the records' form versions decide the rest (see finish()).
-    const bool v171 = std::fabs(out.header_.version - 1.71f) < 0.005f;
-    const bool esl = out.header_.flags & record_flags::kLight;
-    if (v171 || esl) out.game_ = Game::SkyrimSE;
+    if (header_says_se(out.header_)) out.game_ = Game::SkyrimSE;
     else out.game_known_ = false;
   }
 }

@@ -40,11 +40,7 @@ PluginOutline PluginOutline::parse(std::shared_ptr<const FileBytes> bytes, const
 }
 
 std::span<const IndexEntry> PluginOutline::group(std::size_t i) {
-  if (groups_[i].empty()) {
-    // The walk reads through the group: page it in with one call rather than a fault at a time.
-    bytes_->page_in(top_[i].offset, top_[i].size);
-    groups_[i] = IndexBuilder::index_group(*this, top_[i]);
-  }
+  if (groups_[i].empty()) groups_[i] = IndexBuilder::index_group(*this, top_[i]);
   return groups_[i];
 }
 

@@ -9,7 +9,21 @@
 #include <iterator>
 #include <random>
 
+#include "tesmod/io/little_endian.hpp"
+#include "tesmod/plugin/plugin.hpp"
+
 namespace tesmod::test {
+
+std::vector<std::uint8_t> tiny_skyrim(std::uint16_t form_version, float hedr, std::uint32_t header_flags) {
+  Plugin p = Plugin::create(Game::SkyrimLE, "t.esp");
+  p.set_header_flags(header_flags);
+  Record r("MISC", 0x800, {Field::zstring("EDID", "Thing")});
+  r.set_form_version(form_version);
+  p.add(std::move(r));
+  auto bytes = p.serialize();
+  le::store(bytes.data() + 24 + 6, hedr);  // HEDR's version, after the 24-byte header and the field's 6
+  return bytes;
+}
 
 std::filesystem::path corpus_dir() {
   if (const char* env = std::getenv("TESMOD_CORPUS"); env && *env) {

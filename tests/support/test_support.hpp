@@ -55,4 +55,8 @@ CommandResult run_cli(const std::vector<std::string>& args);
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
 
+// A Skyrim plugin with one MISC record, its form version, HEDR version and header flags chosen:
+// the inputs that tell Skyrim LE from SE.
+std::vector<std::uint8_t> tiny_skyrim(std::uint16_t form_version, float hedr, std::uint32_t header_flags = 0);
+
 }  // namespace tesmod::test

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "sample_builder.hpp"
+#include "test_support.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/plugin/record_flags.hpp"
@@ -18,17 +19,7 @@ PluginFile parse(std::vector<std::uint8_t> bytes, OpenOptions o = {}) {
 
 std::vector<std::uint8_t> bytes_of(Plugin p) { return p.serialize(); }
 
-// A Skyrim plugin with one MISC record, its form version and HEDR version chosen.
-std::vector<std::uint8_t> tiny_skyrim(std::uint16_t form_version, float hedr, std::uint32_t header_flags = 0) {
-  Plugin p = Plugin::create(Game::SkyrimLE, "t.esp");
-  p.set_header_flags(header_flags);
-  Record r("MISC", 0x800, {Field::zstring("EDID", "Thing")});
-  r.set_form_version(form_version);
-  p.add(std::move(r));
-  auto bytes = p.serialize();
-  le::store(bytes.data() + 24 + 6, hedr);
-  return bytes;
-}
+using test::tiny_skyrim;
 
 std::string error_of(std::vector<std::uint8_t> bytes, OpenOptions o = {}) {
   try {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sample_builder.hpp"
-#include "tesmod/io/little_endian.hpp"
+#include "test_support.hpp"
 #include "tesmod/plugin/editor_ids.hpp"
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/plugin_outline.hpp"
@@ -123,14 +123,7 @@ TEST(PluginOutline, ARecordInAnotherTypesGroupIsForAFullIndexOnly) {
 
 TEST(PluginOutline, TellsWhetherTheHeaderAloneDecidesLeOrSe) {
   auto skyrim = [](std::uint16_t form_version, float hedr, std::uint32_t header_flags) {
-    Plugin p = Plugin::create(Game::SkyrimLE, "t.esp");
-    p.set_header_flags(header_flags);
-    Record r("MISC", 0x800, {Field::zstring("EDID", "Thing")});
-    r.set_form_version(form_version);
-    p.add(std::move(r));
-    auto bytes = p.serialize();
-    le::store(bytes.data() + 24 + 6, hedr);
-    return FileBytes::hold(std::move(bytes), "t.esp");
+    return FileBytes::hold(test::tiny_skyrim(form_version, hedr, header_flags), "t.esp");
   };
   const PluginOutline se_by_records = PluginOutline::parse(skyrim(44, 1.7f, 0));
   EXPECT_FALSE(se_by_records.game_is_known());

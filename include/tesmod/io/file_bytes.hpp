@@ -30,9 +30,6 @@ class FileBytes {
   const std::uint8_t* data() const { return data_; }
   std::size_t size() const { return size_; }
   const std::string& name() const { return name_; }
-  // Pages a range of a mapped file in now (a hint: nothing happens where the system cannot),
-  // for a range about to be read through when the file was mapped with PageIn::OnUse.
-  void page_in(std::uint64_t offset, std::uint64_t size) const;
 
  private:
   FileBytes() = default;

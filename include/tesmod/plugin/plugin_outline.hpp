@@ -25,8 +25,6 @@ class PluginOutline : public PluginBytes {
   PluginOutline(PluginOutline&&) noexcept = default;
   PluginOutline& operator=(PluginOutline&&) noexcept = default;
 
-  // The TES4 header record.
-  const IndexEntry& header_entry() const { return header_entry_; }
   // Skyrim LE and SE share the container: when the header does not say SE (HEDR 1.71, the ESL
   // flag), the records' form versions decide, and only a full index reads them all. Until
   // then game() says SkyrimLE and this is false.
@@ -55,7 +53,6 @@ class PluginOutline : public PluginBytes {
  private:
   PluginOutline() = default;
   OpenOptions options_;
-  IndexEntry header_entry_{};
   bool game_known_ = true;
   IndexVector top_;
   std::vector<IndexVector> groups_;  // per top-level group; empty until indexed
