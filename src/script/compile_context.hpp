@@ -143,6 +143,9 @@ class CompileContext {
   std::vector<LocalVariable> variables;  // SLSD/SCVR in declaration order
   std::uint32_t variable_count = 0;
   unsigned hints_used = 0;  // distinct facts taken from options.facts
+  // Every EditorID resolved to a form (from names or facts, not placeholders) and every variable
+  // of a form's script read as `owner.var` (see CompileResult::names_used).
+  MasterFacts names_used;
   bool blocks_started = false;
   // Inside a `Begin _Name` block (OBSE's compiler override): default-parsed commands take OBSE
   // expression arguments, after this mode word (op::kOverrideBlockType / kOverrideCommand).
@@ -152,6 +155,8 @@ class CompileContext {
 
   [[noreturn]] void fail(const Token& at, const std::string& message) const;
   [[noreturn]] void fail(std::uint32_t column, const std::string& message) const;
+  // A name nothing resolves (CompileError::unknown_name).
+  [[noreturn]] void fail_unknown(const Token& at, const std::string& message) const;
 
   const Local* local(std::string_view name) const;
   // A command by name, among the OBSE plugin builds the options name.
@@ -171,6 +176,10 @@ class CompileContext {
   // `PlayerRef` are separate entries, except for the calling reference of a command in OBSE
   // code (obse_calling), which OBSE always keys as `PlayerRef`.
   Resolved resolve(const Token& name, bool obse_calling);
+  // A bare `player` operand of OBSE code (no dot after it): OBSE looks the name up among the
+  // entries made so far (vanilla `player` makes one for the player's reference), else takes the
+  // form whose EditorID it is, the Player base form (NPC_ 00000007).
+  std::uint16_t obse_bare_player();
   // name is a form (not a local, not a command)? Adds its reference-list entry.
   std::optional<Resolved> form(const Token& name, bool obse_calling);
   // Declared type of a variable in another script's source (OBSE V tokens need the keyword);
@@ -181,6 +190,19 @@ class CompileContext {
   RemoteVar remote_var(const Resolved& owner, const Token& owner_token, const Token& var);
 
   std::set<std::string> facts_counted_;
+
+  // The vanilla parameter type of the argument being read as an OBSE expression (compiler
+  // override blocks): a bare word that is a value of that type (an actor value, an axis, any
+  // word for a string) is meant as a string.
+  std::optional<std::uint8_t> argument_param;
+  // Does a form have this EditorID (in the names, or a fact)?
+  bool knows_form(std::string_view name) const;
+  // May a bare word nothing resolves be the OBSE string text? When options.unquoted_strings
+  // says so, or when the previous compile holds that string (the word stands on a line not
+  // edited since).
+  bool unquoted_string_allowed(std::string_view text) const;
+  // A bare word given for a vanilla parameter of this type reads as that type's value.
+  static bool bare_word_fits(std::uint8_t param_type, std::string_view word);
 
   // Escapes the decompiler writes: @0001ABCD (a FormID).
   static std::optional<std::uint32_t> form_escape(std::string_view word);
@@ -193,7 +215,7 @@ void vanilla_expression(CompileContext& c, Tokens& t, Bytes& out);
 // OBSE pieces used by the vanilla part.
 void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes& out);
 // u8 count + at most max_args OBSE expressions, each after a u16 length (ParseArgs).
-void obse_argument_list(CompileContext& c, Tokens& t, std::size_t max_args, Bytes& out);
+void obse_argument_list(CompileContext& c, Tokens& t, std::span<const ParamSpec> params, Bytes& out);
 void obse_function_header(CompileContext& c, Tokens& t, Bytes& out);
 // %r -> line break, %q -> quote, as OBSE does to every string literal it compiles (not the
 // early builds: ObseProfile::Early keeps the text as written).

@@ -17,9 +17,9 @@
 
 namespace tesmod::script {
 
-CompileError::CompileError(std::uint32_t line, std::uint32_t column, std::string message)
+CompileError::CompileError(std::uint32_t line, std::uint32_t column, std::string message, bool unknown_name)
     : std::runtime_error("line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + message),
-      line_(line), column_(column), message_(std::move(message)) {}
+      line_(line), column_(column), message_(std::move(message)), unknown_name_(unknown_name) {}
 
 namespace detail {
 
@@ -42,6 +42,9 @@ CompileContext::CompileContext(const CompileOptions& o) : options(o) {
 void CompileContext::fail(const Token& at, const std::string& message) const { fail(at.column, message); }
 void CompileContext::fail(std::uint32_t column, const std::string& message) const {
   throw CompileError(line, column, message);
+}
+void CompileContext::fail_unknown(const Token& at, const std::string& message) const {
+  throw CompileError(line, at.column, message, true);
 }
 
 const Local* CompileContext::local(std::string_view name) const {
@@ -114,6 +117,35 @@ std::optional<std::uint32_t> CompileContext::form_escape(std::string_view w) {
   return id;
 }
 
+bool CompileContext::bare_word_fits(std::uint8_t param_type, std::string_view word) {
+  switch (param_type) {
+    case param::kString: return true;
+    case param::kActorValue: return param_value_code(NamedParam::ActorValue, word).has_value();
+    case param::kAnimationGroup: return param_value_code(NamedParam::AnimationGroup, word).has_value();
+    case param::kFormType: return param_value_code(NamedParam::FormType, word).has_value();
+    case param::kSex: return param_value_code(NamedParam::Sex, word).has_value();
+    case param::kAxis: return param_value_code(NamedParam::Axis, word).has_value();
+    default: return false;
+  }
+}
+
+bool CompileContext::knows_form(std::string_view name) const {
+  if (options.names && options.names->find(name)) return true;
+  return options.facts && options.facts->forms.count(ascii::to_lower(name));
+}
+
+bool CompileContext::unquoted_string_allowed(std::string_view text) const {
+  if (options.unquoted_strings) return true;
+  if (!options.previous || text.size() > 0xFFFF) return false;
+  // An OBSE string token: 'S', u16 length, the text.
+  std::string token(1, char(obse_token::kString));
+  token += char(text.size() & 0xFF);
+  token += char(text.size() >> 8);
+  token += text;
+  const std::vector<std::uint8_t>& code = options.previous->bytecode;
+  return std::search(code.begin(), code.end(), token.begin(), token.end()) != code.end();
+}
+
 void CompileContext::count_fact(const std::string& what) {
   if (facts_counted_.insert(what).second) ++hints_used;
 }
@@ -126,6 +158,12 @@ std::optional<Resolved> CompileContext::form(const Token& name, bool obse_callin
   if (key == "player" || key == "playerref") {
     id = kPlayerRef;
     if (obse_calling) key = "playerref";
+    // An OBSE bare `player` may have made the entry of that name the Player base form; the
+    // reference then gets an entry of its own. (Whether the editor does the same is not known:
+    // no script seen has a vanilla `player` after such a bare one.)
+    if (key == "player")
+      for (std::size_t i = 0; i < refs.size(); ++i)
+        if (ref_keys[i] == "player" && refs[i].value == kPlayerBase) key = "player:reference";
   } else if (auto esc = form_escape(name.text)) {
     id = *esc;
     key = fmt::format("@{:08x}", *esc);
@@ -161,10 +199,28 @@ std::optional<Resolved> CompileContext::form(const Token& name, bool obse_callin
     r.placeholder = true;
   }
   if (!id) return std::nullopt;
+  if (!r.placeholder && key != "player" && key != "playerref" && !key.starts_with('@'))
+    names_used.forms.try_emplace(key, MasterFacts::Form{*id, global});
   r.ref_index = ref_entry(key, {ScriptRef::Kind::Object, *id});
   r.form_id = *id;
   r.kind = global ? Resolved::Kind::Global : Resolved::Kind::Form;
   return r;
+}
+
+std::uint16_t CompileContext::obse_bare_player() {
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    if (ref_keys[i] == "player") return static_cast<std::uint16_t>(i + 1);
+  // A recompile keeps the previous list, but not the names its entries were made under: an
+  // entry for the Player base form can only be one a bare `player` made; else an entry for the
+  // player's reference may well be the one vanilla `player` made (compile_context.hpp).
+  const ScriptRef base{ScriptRef::Kind::Object, kPlayerBase}, reference{ScriptRef::Kind::Object, kPlayerRef};
+  for (const ScriptRef& kept : {base, reference})
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      if (ref_keys[i].empty() && refs[i] == kept) {
+        ref_keys[i] = "player";
+        return static_cast<std::uint16_t>(i + 1);
+      }
+  return ref_entry("player", base);
 }
 
 Resolved CompileContext::resolve(const Token& name, bool obse_calling) {
@@ -229,7 +285,7 @@ std::uint16_t CompileContext::owner_entry(const Resolved& owner, const Token& ow
     return ref_for_local(*owner.local);
   }
   if (owner.kind == Resolved::Kind::Form || owner.kind == Resolved::Kind::Global) return owner.ref_index;
-  fail(owner_token, fmt::format("unknown reference '{}'", owner_token.text));
+  fail_unknown(owner_token, fmt::format("unknown reference '{}'", owner_token.text));
 }
 
 RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_token, const Token& var) {
@@ -254,6 +310,8 @@ RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_t
         if (const LocalVariable* v = s->variable(var.text)) {
           rv.index = v->index;
           rv.type = declared_type(*s, var.text).value_or(v->is_integer() ? ObseVarType::Integer : ObseVarType::Float);
+          names_used.variables.try_emplace(ascii::to_lower(owner_token.text) + "." + ascii::to_lower(var.text),
+                                           MasterFacts::Variable{rv.index, static_cast<std::uint8_t>(rv.type)});
           return rv;
         }
         fail(var, fmt::format("'{}' is not a variable of the script of '{}'", var.text, owner_token.text));
@@ -267,6 +325,7 @@ RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_t
       rv.index = it->second.index;
       rv.type = static_cast<ObseVarType>(it->second.type);
       count_fact("var:" + key);
+      if (owner.kind != Resolved::Kind::Local) names_used.variables.try_emplace(key, it->second);
       return rv;
     }
   }
@@ -276,7 +335,7 @@ RemoteVar CompileContext::remote_var(const Resolved& owner, const Token& owner_t
     rv.index = it->second.index;
     return rv;
   }
-  fail(var, fmt::format("cannot find the variable '{}' of '{}' (its script is not available)", var.text, owner_token.text));
+  fail_unknown(var, fmt::format("cannot find the variable '{}' of '{}' (its script is not available)", var.text, owner_token.text));
 }
 
 std::string obse_string(std::string_view text, ObseProfile profile) {
@@ -401,6 +460,18 @@ void form_argument(CompileContext& c, Tokens& t, Bytes& out, const CommandInfo& 
     return;
   }
   if (!name.is_word()) c.fail(name, fmt::format("{} expects an object here", cmd.name));
+  if (!c.local(name.text) && !c.knows_form(name.text)) {
+    // So is a word of hex digits (`PlaceAtMe 010117f7`) that no form has as its EditorID, when
+    // it is the FormID of a form at hand: with a master missing, `Beef` may be its EditorID.
+    std::uint32_t id = 0;
+    auto [p, ec] = std::from_chars(name.text.data(), name.text.data() + name.text.size(), id, 16);
+    if (ec == std::errc() && p == name.text.data() + name.text.size() && name.text.size() <= 8 && c.options.names &&
+        c.options.names->form(id)) {
+      out.u8(op::kRefPrefix);
+      out.u16(c.ref_entry(fmt::format("@{:08x}", id), {ScriptRef::Kind::Object, id}));
+      return;
+    }
+  }
   if (const Local* v = c.local(name.text)) {
     if (v->type != ObseVarType::Ref) c.fail(name, fmt::format("'{}' is not a ref variable", name.text));
     out.u8(op::kRefPrefix);
@@ -408,7 +479,7 @@ void form_argument(CompileContext& c, Tokens& t, Bytes& out, const CommandInfo& 
     return;
   }
   auto f = c.form(name, false);
-  if (!f) c.fail(name, fmt::format("unknown object '{}' (no form with that EditorID)", name.text));
+  if (!f) c.fail_unknown(name, fmt::format("unknown object '{}' (no form with that EditorID)", name.text));
   out.u8(op::kRefPrefix);
   out.u16(f->ref_index);
 }
@@ -469,6 +540,8 @@ void one_argument(CompileContext& c, Tokens& t, const CommandInfo& cmd, std::uin
           out.u16(f->ref_index);
           return;
         }
+        if (!f && !c.command(tok.text))
+          c.fail_unknown(tok, fmt::format("unknown name '{}' ({} expects a number or variable here)", tok.text, cmd.name));
       }
       c.fail(tok, fmt::format("{} expects a number or variable here, found '{}'", cmd.name, tok.text));
     }
@@ -491,7 +564,7 @@ void vanilla_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Byt
     // vanilla parser (Cmd_Plugin_Default_Parse); which plugin build a script used is not
     // known here, so plugin commands are taken to be of those.
     out.u16(c.expression_args_mode);
-    obse_argument_list(c, t, params.size(), out);
+    obse_argument_list(c, t, params, out);
     return;
   }
   if (params.empty()) {
@@ -588,7 +661,7 @@ void vanilla_operand(CompileContext& c, Tokens& t, Bytes& out) {
       out.u8(op::kReference);
       out.u16(r.ref_index);
       return;
-    case Resolved::Kind::None: c.fail(name, fmt::format("unknown name '{}'", name.text));
+    case Resolved::Kind::None: c.fail_unknown(name, fmt::format("unknown name '{}'", name.text));
   }
 }
 
@@ -889,7 +962,8 @@ class StatementCompiler {
     if (!target.is_word()) c_.fail(target, "expected a variable after Set");
     if (!vanilla_variable(c_, t, code_)) {
       auto f = c_.form(target, false);
-      if (!f || (f->kind != Resolved::Kind::Global && !f->placeholder))
+      if (!f) c_.fail_unknown(target, fmt::format("unknown variable '{}' (no local variable, global or ref.variable)", target.text));
+      if (f->kind != Resolved::Kind::Global && !f->placeholder)
         c_.fail(target, fmt::format("'{}' is not a local variable, a global or ref.variable", target.text));
       t.next();
       code_.u8(op::kGlobal);
@@ -1040,6 +1114,7 @@ CompileResult compile(std::string_view source, const CompileOptions& options) {
   CompileResult r;
   r.script = detail::StatementCompiler(c).run(source);
   r.hints_used = c.hints_used;
+  r.names_used = std::move(c.names_used);
   return r;
 }
 

@@ -31,6 +31,10 @@ std::string number_text(double v);
 // Which reference-list entries for the player vanilla and OBSE code use.
 struct PlayerUses {
   std::set<std::uint16_t> named, calling;  // named as typed / as an OBSE calling reference
+  // Entries whose first use is a bare operand of OBSE code: named `player` there, with no entry
+  // of that name yet, they would compile to the Player base form (see CompileContext).
+  std::set<std::uint16_t> first_bare;
+  std::set<std::uint16_t> seen;
 };
 
 class DecodeContext {
@@ -48,6 +52,8 @@ class DecodeContext {
   // Naming the calling reference of a command in OBSE expression code, where the compiler keys
   // every name of the player as `PlayerRef`.
   bool obse_calling_ref = false;
+  // Naming a form that is a bare operand of OBSE expression code (not a calling reference).
+  bool obse_bare_ref = false;
   // When set, the reference-list entries for the player are noted here as they are used.
   PlayerUses* player_uses = nullptr;
   // Inside a block compiled with OBSE's compiler override (`Begin _GameMode`): default-parsed

@@ -34,6 +34,8 @@ std::string DecodeContext::local(std::uint16_t index) const {
 
 std::string DecodeContext::form(std::uint32_t form_id) const {
   if (form_id == kPlayerRef) return "player";
+  // The Player base form's EditorID, `Player`, compiles to the player reference in most places.
+  if (form_id == kPlayerBase) return fmt::format("@{:08X}", form_id);
   if (options.names)
     if (auto name = options.names->editor_id(form_id)) return *name;
   return fmt::format("@{:08X}", form_id);
@@ -52,7 +54,10 @@ std::string DecodeContext::ref(std::uint16_t index) {
   }
   if (e.kind == ScriptRef::Kind::Variable) return local(static_cast<std::uint16_t>(e.value));
   if (e.value == kPlayerRef) {
-    if (player_uses) (obse_calling_ref ? player_uses->calling : player_uses->named).insert(index);
+    if (player_uses) {
+      (obse_calling_ref ? player_uses->calling : player_uses->named).insert(index);
+      if (player_uses->seen.insert(index).second && obse_bare_ref) player_uses->first_bare.insert(index);
+    }
     if (auto it = player_names.find(index); it != player_names.end()) return it->second;
   }
   return form(e.value);
@@ -585,7 +590,8 @@ namespace {
 // for an entry used as an OBSE calling reference, then `player` and `PlayerRef` in list order.
 // The player's FormID written as an escape, `@00000014`, is a third name with an entry of its
 // own (in OBSE calling position too): for a third entry, or a second one used as a calling
-// reference.
+// reference. An entry first used as a bare operand of OBSE code is not named `player`: OBSE looks
+// a bare `player` up by name, and with no entry of that name yet finds the Player base form.
 std::map<std::uint16_t, std::string> player_names(const ScriptData& script, const DecompileOptions& options) {
   std::map<std::uint16_t, std::string> names;
   const ScriptRef player{ScriptRef::Kind::Object, kPlayerRef};
@@ -608,9 +614,14 @@ std::map<std::uint16_t, std::string> player_names(const ScriptData& script, cons
     calling_names.erase(calling_names.begin());
   }
   for (std::uint16_t index : uses.named) {
-    if (names.contains(index) || free_names.empty()) continue;
-    names[index] = free_names.front();
-    free_names.erase(free_names.begin());
+    if (names.contains(index)) continue;
+    // `player` first met as a bare OBSE operand would name the Player base form.
+    auto name = std::find_if(free_names.begin(), free_names.end(), [&](const std::string& n) {
+      return n != "player" || !uses.first_bare.contains(index);
+    });
+    if (name == free_names.end()) continue;
+    names[index] = *name;
+    free_names.erase(name);
   }
   return names;
 }

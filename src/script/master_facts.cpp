@@ -11,7 +11,7 @@
 
 namespace tesmod::script {
 
-MasterFacts learn_master_facts(const ScriptData& compiled, const CompileOptions& options) {
+MasterFacts learn_master_facts(const ScriptData& compiled, const CompileOptions& options, std::size_t master_count) {
   MasterFacts out;
   if (!compiled.has_source || !compiled.has_bytecode) return out;
   MasterFacts placeholders;
@@ -19,6 +19,7 @@ MasterFacts learn_master_facts(const ScriptData& compiled, const CompileOptions&
   o.previous = nullptr;
   o.facts = nullptr;
   o.placeholders = &placeholders;
+  o.unquoted_strings = true;  // the stored source, as the editor compiled it
   ScriptData learner;
   try {
     learner = compile(compiled.source, o).script;
@@ -59,6 +60,11 @@ MasterFacts learn_master_facts(const ScriptData& compiled, const CompileOptions&
     const ScriptRef& eb = compiled.refs[b.ref_index - 1u];
     if (ea.kind == ScriptRef::Kind::Object && eb.kind == ScriptRef::Kind::Object) {
       if (auto it = form_names.find(ea.value); it != form_names.end()) {
+        if (!is_master_or_engine_form(eb.value, master_count)) {
+          out = {};
+          out.problem = fmt::format("'{}' pairs with {:08X}, which is not a form of a master", it->second, eb.value);
+          return out;
+        }
         const MasterFacts::Form fact{eb.value, b.global};
         auto [at, fresh] = out.forms.try_emplace(it->second, fact);
         if (!fresh && (at->second.form_id != fact.form_id || at->second.global != fact.global)) {

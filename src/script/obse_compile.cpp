@@ -127,17 +127,21 @@ class ObseParser {
     }
   }
 
-  // u8 count + count x (u16 length incl. itself + tokens); at most max_args.
-  void arg_list(Bytes& out, std::size_t max_args) {
+  // u8 count + count x (u16 length incl. itself + tokens); at most max_args. params: the vanilla
+  // parameters the arguments stand for (compiler override), if any.
+  void arg_list(Bytes& out, std::size_t max_args, std::span<const ParamSpec> params = {}) {
     Bytes args;
     std::uint8_t n = 0;
+    const std::optional<std::uint8_t> outer = c_.argument_param;
     while (n < max_args) {
       while (t_.peek().is(",")) t_.next();
       const Token& p = t_.peek();
       if (p.kind == TokenKind::End || p.is(")") || p.is("]")) break;
       if (p.kind == TokenKind::Operator && !obse_operator(p.text, true) && !p.is("(")) break;
       Bytes e;
+      c_.argument_param = n < params.size() ? std::optional<std::uint8_t>(params[n].type) : std::nullopt;
       expression(e);
+      c_.argument_param = outer;
       args.u16(static_cast<std::uint16_t>(e.size() + 2));
       args.append(e);
       ++n;
@@ -154,7 +158,7 @@ class ObseParser {
     if (f.kind == TokenKind::Word && !c_.local(f.text) && !(t_.peek(1).is(".") || t_.peek(1).is("["))) {
       t_.next();
       auto r = c_.form(f, false);
-      if (!r) c_.fail(f, fmt::format("unknown function script '{}'", f.text));
+      if (!r) c_.fail_unknown(f, fmt::format("unknown function script '{}'", f.text));
       fn.u8(obse_token::kForm);
       fn.u16(r->ref_index);
     } else {
@@ -227,7 +231,12 @@ class ObseParser {
     }
     // A bare word before `::` is a pair key (event filters: ref::x, object::y): a string.
     if (t_.peek().is("::") && !c_.local(name.text) && !c_.command(name.text) && !known_form(name))
-      return write_string(out, name.text, c_.options.obse_profile);
+      return unquoted_string(name, out);
+    if (ascii::iequals(name.text, "player") && !c_.local(name.text)) {
+      out.u8(obse_token::kForm);
+      out.u16(c_.obse_bare_player());
+      return;
+    }
     Resolved r = c_.resolve(name, false);
     switch (r.kind) {
       case Resolved::Kind::Local: return write_variable(out, r.local->type, 0, r.local->index);
@@ -240,10 +249,20 @@ class ObseParser {
         out.u8(obse_token::kForm);
         out.u16(r.ref_index);
         return;
-      case Resolved::Kind::None:
-        // OBSE takes an unknown bare word for a string.
-        return write_string(out, name.text, c_.options.obse_profile);
+      case Resolved::Kind::None: return unquoted_string(name, out);
     }
+  }
+
+  // OBSE takes a bare word nothing resolves for a string (the editor warns). So would a
+  // misspelled name be, so tesmod takes it only where CompileContext allows it.
+  void unquoted_string(const Token& name, Bytes& out) {
+    const std::string text = obse_string(name.text, c_.options.obse_profile);
+    const bool fits = c_.argument_param && CompileContext::bare_word_fits(*c_.argument_param, name.text);
+    if (!fits && !c_.unquoted_string_allowed(text))
+      c_.fail_unknown(name, fmt::format("unknown name '{}': no form, variable or command has it (OBSE would take it for "
+                                        "the string \"{}\": write it in quotes if that is meant)",
+                                        name.text, name.text));
+    write_string(out, name.text, c_.options.obse_profile);
   }
 
   bool known_form(const Token& name) const {
@@ -270,8 +289,8 @@ void obse_arguments(CompileContext& c, Tokens& t, const CommandInfo& cmd, Bytes&
   }
 }
 
-void obse_argument_list(CompileContext& c, Tokens& t, std::size_t max_args, Bytes& out) {
-  ObseParser(c, t).arg_list(out, max_args);
+void obse_argument_list(CompileContext& c, Tokens& t, std::span<const ParamSpec> params, Bytes& out) {
+  ObseParser(c, t).arg_list(out, params.size(), params);
 }
 
 void obse_function_header(CompileContext& c, Tokens& t, Bytes& out) {

@@ -72,7 +72,12 @@ class ObseDecoder {
           stack.push_back({c_.literal(text)});
           break;
         }
-        case obse_token::kForm: stack.push_back({c_.ref(r.u16("reference index"))}); break;
+        case obse_token::kForm: {
+          c_.obse_bare_ref = true;
+          stack.push_back({c_.ref(r.u16("reference index"))});
+          c_.obse_bare_ref = false;
+          break;
+        }
         case obse_token::kGlobal: {
           std::uint16_t idx = r.u16("reference index");
           c_.note_global(idx);

@@ -359,9 +359,10 @@ ScriptCheckReport check_scripts(const PluginFile& file, const ScriptCheckOptions
     fresh.type = static_cast<ScriptType>(original.header.type);
     fresh.obse_profile = profile;
     fresh.obse_plugins = report.obse_plugins;
+    fresh.unquoted_strings = true;  // the checks measure what the editor makes of the text
     if (profile == ObseProfile::Early) ++report.early_obse;
     MasterFacts facts;
-    if (options.hints) facts = learn_master_facts(original, fresh);
+    if (options.hints) facts = learn_master_facts(original, fresh, file.header().masters.size());
     fresh.facts = &facts;
     CompileOptions in_place = fresh;
     in_place.previous = &original;

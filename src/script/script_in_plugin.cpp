@@ -1,6 +1,7 @@
 #include "tesmod/script/script_in_plugin.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <set>
@@ -9,6 +10,7 @@
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/script/decompiler.hpp"
 #include "tesmod/script/master_facts.hpp"
+#include "tesmod/script/plugin_master_facts.hpp"
 #include "tesmod/script/plugin_names.hpp"
 
 namespace tesmod::script {
@@ -94,6 +96,31 @@ std::string decompile_plugin_script(const PluginScript& s, const NameSource& nam
   return decompile(s.data, o);
 }
 
+CompileError with_masters_note(const CompileError& e, const PluginNames& names) {
+  const std::vector<std::string>& missing = names.masters_missing();
+  if (!e.unknown_name() || missing.empty()) return e;
+  return CompileError(e.line(), e.column(),
+                      fmt::format("{} ({} not at hand: give the folder that holds {} with --data)", e.message(),
+                                  fmt::join(missing, ", "), missing.size() == 1 ? "it" : "them"),
+                      true);
+}
+
+namespace {
+
+// The SCPT with this EditorID in the plugin as it is now: compile_into_plugin may have added it,
+// or replaced its fields, since the file was read.
+Record* find_scpt_record(Plugin& plugin, std::string_view editor_id) {
+  for (Node& n : plugin.top()) {
+    if (!n.is_group() || n.group().label() != Signature("SCPT").value()) continue;
+    for (Node& c : n.group().children)
+      if (c.is_record() && c.record().type() == Signature("SCPT"))
+        if (auto e = c.record().editor_id(); e && ascii::iequals(*e, editor_id)) return &c.record();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 CompiledIntoPlugin compile_into_plugin(Plugin& plugin, const PluginFile& file, std::string_view source,
                                        const CompileIntoOptions& options) {
   CompiledIntoPlugin out;
@@ -105,34 +132,50 @@ CompiledIntoPlugin compile_into_plugin(Plugin& plugin, const PluginFile& file, s
   if (file.game() != Game::Oblivion)
     throw Error(file.name(), Error::kNoOffset, std::nullopt, "scripts can only be compiled into Oblivion plugins");
   const std::vector<PluginScript> scripts = plugin_scripts(file);
-  const PluginScript* existing = find_scpt(scripts, out.editor_id);
-  if (existing && existing->error) throw Error(existing->where.file, existing->where.offset, existing->where.record, *existing->error);
+  if (const PluginScript* stored = find_scpt(scripts, out.editor_id); stored && stored->error)
+    throw Error(stored->where.file, stored->where.offset, stored->where.record, *stored->error);
   const std::unique_ptr<PluginNames> names = PluginNames::build(file);
+
+  // The script as the plugin holds it now (the previous compile).
+  Record* record = find_scpt_record(plugin, out.editor_id);
+  ScriptSpan span;
+  ScriptData previous;
+  if (record) {
+    const std::vector<Field>& fields = record->fields();
+    const std::vector<ScriptSpan> spans = find_scripts(fields);
+    if (!spans.empty()) {
+      span = spans.front();
+      previous = decode_script(std::span(fields).subspan(span.first, span.last - span.first), record->context());
+    } else {
+      span = {fields.size(), fields.size()};
+    }
+  }
   CompileOptions o;
   o.names = names.get();
-  o.previous = existing ? &existing->data : nullptr;
-  o.type = existing ? static_cast<ScriptType>(existing->data.header.type) : options.type.value_or(ScriptType::Object);
+  o.previous = record ? &previous : nullptr;
+  o.type = record ? static_cast<ScriptType>(previous.header.type) : options.type.value_or(ScriptType::Object);
   o.obse_profile = options.obse_profile;
   // The plugin's own scripts show which OBSE plugin builds it was made with.
   o.obse_plugins = obse_builds_for(scripts, source, options.obse_plugins);
-  // Names of masters that are not at hand: what the script's previous compile shows of them.
-  MasterFacts facts;
-  if (existing) facts = learn_master_facts(existing->data, o);
-  o.facts = &facts;
-  CompileResult r = compile(source, o);
+  // Names of masters that are not at hand: what the plugin's stored scripts show of them.
+  const PluginMasterFacts facts = plugin_master_facts(file, scripts, *names, o.obse_plugins);
+  o.facts = &facts.facts;
+  CompileResult r;
+  try {
+    r = compile(source, o);
+  } catch (const CompileError& e) {
+    throw with_masters_note(e, *names);
+  }
   r.script.source = with_crlf(r.script.source);
+  out.names_from_facts = r.hints_used;
   std::vector<Field> fields = encode_script(r.script);
 
-  if (existing) {
-    out.form_id = existing->form_id;
+  if (record) {
+    out.form_id = record->form_id();
     out.replaced = true;
-    Record* record = plugin.find(out.form_id);
-    if (!record) throw Error(file.name(), Error::kNoOffset, existing->where.record, "the script's record was not found again");
     std::vector<Field>& f = record->edit_fields();
-    if (existing->span.last > f.size())
-      throw Error(file.name(), Error::kNoOffset, existing->where.record, "the script's record was edited since it was read");
-    f.erase(f.begin() + std::ptrdiff_t(existing->span.first), f.begin() + std::ptrdiff_t(existing->span.last));
-    f.insert(f.begin() + std::ptrdiff_t(existing->span.first), fields.begin(), fields.end());
+    f.erase(f.begin() + std::ptrdiff_t(span.first), f.begin() + std::ptrdiff_t(span.last));
+    f.insert(f.begin() + std::ptrdiff_t(span.first), fields.begin(), fields.end());
   } else {
     out.form_id = plugin.allocate_form_id();
     fields.insert(fields.begin(), Field::zstring("EDID", out.editor_id));

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
+#include "tesmod/io/ascii.hpp"
+
 #include "record_text_common.hpp"
 #include "tesmod/text/text_syntax.hpp"
 
@@ -62,9 +67,24 @@ std::string group_file_text(const GroupHeader& header, Game game, const FormName
   return out;
 }
 
-std::string names_file_text(const std::map<std::string, std::uint32_t>& names, const FormNamer& file_namer) {
+namespace {
+
+// OBSE variable types (MasterFacts::Variable::type) as names.txt writes them.
+constexpr std::string_view kVariableTypes[] = {"float", "int", "string", "array", "ref"};
+
+}  // namespace
+
+std::string names_file_text(const std::map<std::string, std::uint32_t>& names, const script::MasterFacts& script_facts,
+                            const FormNamer& file_namer) {
   std::string out = "# EditorIDs of master forms this text uses, so that it imports without the masters.\n";
   for (const auto& [name, form_id] : names) out += fmt::format("{} {}\n", name, file_namer.name(form_id));
+  if (script_facts.forms.empty() && script_facts.variables.empty()) return out;
+  out += "# What the scripts use of the masters, so that edited scripts compile without them: forms\n";
+  out += "# (global: a global variable) and variables of master scripts (index and type).\n";
+  for (const auto& [name, f] : script_facts.forms)
+    out += fmt::format("script-form {} {}{}\n", name, file_namer.name(f.form_id), f.global ? " global" : "");
+  for (const auto& [key, v] : script_facts.variables)
+    if (v.type < std::size(kVariableTypes)) out += fmt::format("script-variable {} {} {}\n", key, v.index, kVariableTypes[v.type]);
   return out;
 }
 
@@ -171,16 +191,35 @@ GroupFileParts parse_group_file(std::string_view text, Game game, const FormName
   return parts;
 }
 
-std::vector<std::pair<std::string, std::string>> parse_names_file(std::string_view text) {
-  std::vector<std::pair<std::string, std::string>> names;
+NamesFile parse_names_file(std::string_view text) {
+  NamesFile names;
   each_line(text, [&](std::string_view raw, std::uint32_t number, std::size_t) {
     const std::string_view line = trim(raw);
     if (line.empty() || line.front() == '#') return true;
     LineScanner s(raw, number);
-    const std::string_view name = s.expect_word("an EditorID");
-    const std::string_view form = s.form_reference();
+    if (s.accept_word("script-form")) {
+      NamesFile::ScriptForm f;
+      f.name = ascii::to_lower(s.expect_word("an EditorID"));
+      f.form = std::string(s.form_reference());
+      f.global = s.accept_word("global");
+      names.script_forms.push_back(std::move(f));
+    } else if (s.accept_word("script-variable")) {
+      const std::string_view key = s.expect_word("OWNER.VARIABLE");
+      if (key.find('.') == std::string_view::npos) s.fail("expected OWNER.VARIABLE");
+      const auto index = parse_uint(s.expect_word("the variable's index"));
+      if (!index || *index > 0xFFFFFFFF) s.fail("expected the variable's index");
+      const std::string_view type = s.expect_word("the variable's type (float, int, string, array, ref)");
+      const auto* found = std::find(std::begin(kVariableTypes), std::end(kVariableTypes), type);
+      if (found == std::end(kVariableTypes)) s.fail("expected the variable's type (float, int, string, array, ref)");
+      names.script_variables.emplace_back(ascii::to_lower(key),
+                                          script::MasterFacts::Variable{std::uint32_t(*index),
+                                                                        std::uint8_t(found - std::begin(kVariableTypes))});
+    } else {
+      const std::string_view name = s.expect_word("an EditorID");
+      const std::string_view form = s.form_reference();
+      names.forms.emplace_back(std::string(name), std::string(form));
+    }
     s.expect_end();
-    names.emplace_back(std::string(name), std::string(form));
     return true;
   });
   return names;

@@ -12,6 +12,7 @@
 #include "tesmod/io/text_encoding.hpp"
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/record_header.hpp"
+#include "tesmod/script/master_facts.hpp"
 #include "tesmod/text/form_namer.hpp"
 
 namespace tesmod::text::detail {
@@ -35,7 +36,10 @@ using Contents = std::vector<std::string>;
 
 std::string plugin_file_text(const FolderSettings& settings, std::string_view header_record_text, const Contents& top);
 std::string group_file_text(const GroupHeader& header, Game game, const FormNamer& namer, const Contents& contents);
-std::string names_file_text(const std::map<std::string, std::uint32_t>& names, const FormNamer& file_namer);
+// names: master EditorIDs the field text uses; script_facts: what the scripts use of masters
+// (script::plugin_master_facts), so that edited scripts compile without the masters.
+std::string names_file_text(const std::map<std::string, std::uint32_t>& names, const script::MasterFacts& script_facts,
+                            const FormNamer& file_namer);
 
 struct PluginFileParts {
   FolderSettings settings;
@@ -55,7 +59,20 @@ struct GroupFileParts {
 };
 GroupFileParts parse_group_file(std::string_view text, Game game, const FormNamer& namer);
 
-// (EditorID, the text of the form it names) pairs of names.txt.
-std::vector<std::pair<std::string, std::string>> parse_names_file(std::string_view text);
+struct NamesFile {
+  // (EditorID, the text of the form it names): names the field text uses.
+  std::vector<std::pair<std::string, std::string>> forms;
+  // `script-form NAME FORM [global]`: a master form the scripts name (the form as text).
+  struct ScriptForm {
+    std::string name;
+    std::string form;
+    bool global = false;
+  };
+  std::vector<ScriptForm> script_forms;
+  // `script-variable OWNER.VAR INDEX TYPE`: a variable of a master form's script.
+  std::vector<std::pair<std::string, script::MasterFacts::Variable>> script_variables;
+};
+// Raises SyntaxError (line, column) for a malformed line.
+NamesFile parse_names_file(std::string_view text);
 
 }  // namespace tesmod::text::detail

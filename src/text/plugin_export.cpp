@@ -9,6 +9,10 @@
 
 #include "folder_format.hpp"
 #include "folder_names.hpp"
+#include "tesmod/script/obse_profile.hpp"
+#include "tesmod/script/plugin_master_facts.hpp"
+#include "tesmod/script/plugin_names.hpp"
+#include "tesmod/script/plugin_scripts.hpp"
 #include "tesmod/error.hpp"
 #include "tesmod/io/thread_count.hpp"
 #include "tesmod/io/workers.hpp"
@@ -332,6 +336,19 @@ void commit_export(const fs::path& temp, const fs::path& dir) {
   fs::remove_all(old, ec);
 }
 
+// What the plugin's scripts use of its masters (names.txt), so that import can compile an edited
+// script without them: its stored source is then the edited one, no longer paired with the code.
+script::MasterFacts script_master_facts(const PluginFile& file, const ExportOptions& options) {
+  if (file.game() != Game::Oblivion) return {};
+  const std::vector<script::PluginScript> scripts = script::plugin_scripts(file);
+  if (scripts.empty()) return {};
+  script::PluginNames::Options naming;
+  naming.load_masters = options.load_masters;
+  naming.master_dirs = options.master_dirs;
+  const std::unique_ptr<script::PluginNames> names = script::PluginNames::build(file, naming);
+  return script::plugin_master_facts(file, scripts, *names, script::obse_evidence(scripts).plugins).facts;
+}
+
 }  // namespace
 
 std::string plugin_text(const PluginFile& file, const TextNamer& namer, const TextCodec& codec) {
@@ -433,7 +450,8 @@ ExportSummary export_plugin(const fs::path& plugin_path, const fs::path& dir, co
     write_text_file(temp / detail::kPluginFile, plugin_text);
     // Only the file part of a master form is needed to read it back.
     const TextNamer file_namer(names.namer.files());
-    const std::string names_text = detail::names_file_text(names.namer.used_master_names(), file_namer);
+    const std::string names_text =
+        detail::names_file_text(names.namer.used_master_names(), script_master_facts(file, options), file_namer);
     write_text_file(temp / detail::kNamesFile, names_text);
     totals.bytes += plugin_text.size() + names_text.size();
 

@@ -21,6 +21,7 @@
 #include "tesmod/script/compiler.hpp"
 #include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/plugin_scripts.hpp"
+#include "tesmod/script/script_in_plugin.hpp"
 #include "tesmod/text/plugin_text.hpp"
 #include "tesmod/text/plugin_text_namer.hpp"
 #include "tesmod/text/record_text.hpp"
@@ -230,8 +231,8 @@ void set_record_count(std::vector<std::uint8_t>& tes4, Game game, std::uint64_t 
 
 // Compiles the changed scripts into the plugin's bytes, as the editor recompiles in place.
 std::vector<std::uint8_t> compile_changed(std::vector<std::uint8_t> bytes, const fs::path& out,
-                                          const std::vector<ChangedScriptAt>& changed, const ImportOptions& options,
-                                          ImportSummary& summary) {
+                                          const std::vector<ChangedScriptAt>& changed, const script::MasterFacts& facts,
+                                          const ImportOptions& options, ImportSummary& summary) {
   const PluginFile file = PluginFile::parse(FileBytes::hold(std::move(bytes), out.string()));
   const std::vector<script::PluginScript> scripts = script::plugin_scripts(file);
   script::PluginNames::Options naming;
@@ -256,13 +257,14 @@ std::vector<std::uint8_t> compile_changed(std::vector<std::uint8_t> bytes, const
     o.result_locals = o.result_script ? script::result_locals(*s, *names) : nullptr;
     o.type = static_cast<script::ScriptType>(s->data.header.type);
     o.obse_plugins = builds;
-    // Names of masters that are not at hand: what the previous compile shows of them, by name.
-    const script::MasterFacts facts = script::learn_master_facts(s->data, o);
+    // Names of masters that are not at hand: what the scripts showed of them at export (names.txt).
+    // The record's SCTX is the edited source now, so its stored code is not paired with it.
     o.facts = &facts;
     script::CompileResult r;
     try {
       r = script::compile(c.script.source, o);
-    } catch (const script::CompileError& e) {
+    } catch (const script::CompileError& compile_error) {
+      const script::CompileError e = script::with_masters_note(compile_error, *names);
       throw Error(fmt::format("{}:{}:{}", c.file.string(), e.line(), e.column()), Error::kNoOffset, std::nullopt, e.message());
     }
     summary.script_hints += r.hints_used;
@@ -322,16 +324,22 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
     items += s.records + s.groups;
     for (const auto& [id, edid] : s.editor_ids) namer.add(id, edid, TextNamer::Source::Plugin);
   }
+  script::MasterFacts script_facts;  // names.txt's script-form and script-variable lines
   {
     const fs::path names_txt = dir / detail::kNamesFile;
     if (fs::exists(names_txt, ec)) {
       const TextNamer file_namer(files);
       try {
-        for (const auto& [name, form] : detail::parse_names_file(read_text_file(names_txt))) {
+        const detail::NamesFile names = detail::parse_names_file(read_text_file(names_txt));
+        const auto resolve = [&](const std::string& name, const std::string& form) {
           const auto id = file_namer.resolve(form);
           if (!id) throw Error(names_txt.string(), Error::kNoOffset, std::nullopt, fmt::format("'{}': unknown file in '{}'", name, form));
-          namer.add(*id, name, TextNamer::Source::NamesFile);
-        }
+          return *id;
+        };
+        for (const auto& [name, form] : names.forms) namer.add(resolve(name, form), name, TextNamer::Source::NamesFile);
+        for (const detail::NamesFile::ScriptForm& f : names.script_forms)
+          script_facts.forms[f.name] = {resolve(f.name, f.form), f.global};
+        for (const auto& [key, v] : names.script_variables) script_facts.variables[key] = v;
       } catch (const SyntaxError& e) {
         fail_text(names_txt, e);
       }
@@ -452,7 +460,7 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
     sink.commit();
     return summary;
   }
-  const std::vector<std::uint8_t> compiled = compile_changed(sink.read_back(), out, changed, options, summary);
+  const std::vector<std::uint8_t> compiled = compile_changed(sink.read_back(), out, changed, script_facts, options, summary);
   write_file_atomic(out, compiled);
   return summary;
 }

@@ -252,7 +252,7 @@ TEST_F(TextCli, ScriptThatDoesNotCompileNamesItsSourceLine) {
   expect_edit_fails(oblivion(), kScript, "\t\tset counter to counter + 1", "\t\tsett counter to counter + 1", 2,
                     "unknown command or statement 'sett'");
   expect_edit_fails(oblivion(), kScript, "\tif timer > 5", "\tif timer > ", 12, "expression ends where a value was expected");
-  expect_edit_fails(oblivion(), kScript, "\t\tset timer to 0", "\t\tset timr to 0", 6, "'timr' is not a local variable");
+  expect_edit_fails(oblivion(), kScript, "\t\tset timer to 0", "\t\tset timr to 0", 6, "unknown variable 'timr' (no local variable, global or ref.variable)");
 }
 
 TEST_F(TextCli, ImportNeverModifiesTheFolder) {
@@ -266,7 +266,7 @@ TEST_F(TextCli, ImportNeverModifiesTheFolder) {
   fs::create_directories(out.parent_path());
   auto r = run_cli({"import", dir.string(), "-o", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "compiled 1 changed scripts")) << r.out;
+  EXPECT_TRUE(contains(r.out, "compiled 1 changed script\n")) << r.out;
   EXPECT_EQ(hashes(dir), before);
   EXPECT_EQ(entries(out.parent_path()), std::vector<std::string>{"TesmodSampleOblivion.esp"});
   // In place, twice: the same bytes, the folder still untouched.

@@ -107,13 +107,17 @@ TEST(ScriptCorpus, EveryScriptDecompiles) {
 //   table is published nowhere: plugin commands, not vanilla or OBSE ones;
 // - two reference entries for the player, where the editor's history gave `PlayerRef` the
 //   earlier one (nothing in the source or the kept list tells);
-// - an SLSD list with two entries of one index and name, which no source declares.
+// - an SLSD list with two entries of one index and name, which no source declares;
+// - compiled fresh, a bare `Player` in OBSE code before any other use of the name: OBSE takes
+//   the Player base form then, where the stored code has the reference the script's history
+//   gave an entry named `player` (recompiled with that list, it comes out right).
 // Any other failure is a regression; so is a script of this list that starts to fail decompile.
 // The four figures of the script check, each pinned with its failures listed by name, so that a
 // regression (or an unexplained pass) fails here. Scripts calling MenuQue's unsourced commands
 // are counted apart.
-// Measured 2026-11-24: 666 and 671 of 816.
-constexpr std::size_t kNoHintsRecompileFloor = 666, kNoHintsFreshFloor = 671;
+// Measured 2026-11-25: 667 and 670 of 816 (fresh: one script less since a bare `player` in OBSE
+// code names the base form, see above).
+constexpr std::size_t kNoHintsRecompileFloor = 667, kNoHintsFreshFloor = 670;
 
 TEST(ScriptCorpus, CompileFigures) {
   TESMOD_REQUIRE_CORPUS();
@@ -131,7 +135,8 @@ TEST(ScriptCorpus, CompileFigures) {
              "Oblivion Less Bound.esp CGEmperorScript", "GrowthArmor_Zefiros.esp aaZefirosRefreshInv",
              // Its SLSD list holds two entries of index 18, both named `button`.
              "CTAddPose_Custom.esp a000CTAddPoseQuestScript"})},
-      {ScriptCheckKind::CompileFresh, with({})},
+      {ScriptCheckKind::CompileFresh,
+       with({"GrowthArmor_Zefiros.esp aaZefirosSetMerge", "GrowthArmor_Zefiros.esp aaZefirosManager"})},
       {ScriptCheckKind::Decompile, with({})},
       {ScriptCheckKind::DecompileInPlace,
        with({"lBookworm.esp lBookwormQuestScript", "lNameless Overhaul.esp LaulaMGDonationBoxScript",
@@ -168,7 +173,7 @@ TEST(ScriptCorpus, CompileFigures) {
     in_place_failures += f.check == ScriptCheckKind::DecompileInPlace;
   }
   EXPECT_EQ(all.compile_fresh.identical, all.compile_fresh.total - fresh_failures);
-  EXPECT_LE(fresh_failures, 2u);
+  EXPECT_LE(fresh_failures, 4u);
   EXPECT_LE(decompile_failures, 2u);
   EXPECT_GE(all.compile_fresh.byte_identical, 421u);
   EXPECT_GE(all.decompile.byte_identical, 421u);

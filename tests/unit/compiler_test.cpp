@@ -237,7 +237,7 @@ TEST(Compiler, MasterFactsAreByName) {
   // A stored script whose source names a form of a master that is not at hand.
   ScriptData stored = compiled("scn t\nshort x\nBegin GameMode\nset x to @00012345.GetDead\nEnd\n");
   stored.source = "scn t\nshort x\nBegin GameMode\nset x to MasterThing.GetDead\nEnd\n";
-  const MasterFacts facts = learn_master_facts(stored, CompileOptions{});
+  const MasterFacts facts = learn_master_facts(stored, CompileOptions{}, 1);
   ASSERT_TRUE(facts.problem.empty()) << facts.problem;
   ASSERT_EQ(facts.forms.count("masterthing"), 1u);
   EXPECT_EQ(facts.forms.at("masterthing").form_id, 0x12345u);
@@ -254,7 +254,7 @@ TEST(Compiler, MasterFactsAreByName) {
   // A source that does not pair with the stored code teaches nothing.
   ScriptData stale = stored;
   stale.source = "scn t\nshort x\nBegin GameMode\nset x to MasterThing.GetDead + OtherThing.GetDead\nEnd\n";
-  EXPECT_FALSE(learn_master_facts(stale, CompileOptions{}).problem.empty());
+  EXPECT_FALSE(learn_master_facts(stale, CompileOptions{}, 1).problem.empty());
 }
 
 // ---------------------------------------------------------------------------------------------

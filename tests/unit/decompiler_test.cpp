@@ -131,10 +131,13 @@ TEST(Decompiler, BadBytecodeIsAnErrorNamingTheByte) {
 namespace {
 
 // Compiles source, decompiles the result and compiles that again: the two compiles must agree.
+// The decompiled text compiles without the editor's leniency (CompileOptions::unquoted_strings).
 std::string round_trip(const std::string& source, const NameSource* names = nullptr) {
   CompileOptions co;
   co.names = names;
-  const ScriptData first = compile(source, co).script;
+  CompileOptions as_editor = co;
+  as_editor.unquoted_strings = true;
+  const ScriptData first = compile(source, as_editor).script;
   DecompileOptions d;
   d.names = names;
   d.script_name = "t";
@@ -166,10 +169,20 @@ TEST(Decompiler, PlayerAndPlayerRefKeepTheirOwnEntries) {
   const std::string shared =
       round_trip("scn t\nshort d\nBegin GameMode\nLet d := player.GetDead\nif PlayerRef.GetDead == 0\nendif\nEnd\n");
   EXPECT_NE(shared.find("If PlayerRef.GetDead"), std::string::npos) << shared;
-  // A bare `player` in OBSE code is keyed as written, and shares vanilla `player`'s entry.
+  // A bare `player` in OBSE code is keyed as written: after vanilla `player` it shares its entry;
+  // first, it is the Player base form, written by FormID.
+  const std::string after =
+      round_trip("scn t\nref r\nBegin GameMode\nif player.GetDead == 0\nendif\nLet r := player\nEnd\n");
+  EXPECT_NE(after.find("Let r := player\n"), std::string::npos) << after;
   const std::string bare =
       round_trip("scn t\nref r\nBegin GameMode\nLet r := player\nif player.GetDead == 0\nendif\nEnd\n");
+  EXPECT_NE(bare.find("Let r := @00000007\n"), std::string::npos) << bare;
   EXPECT_NE(bare.find("If player.GetDead"), std::string::npos) << bare;
+  // An entry for the reference first met as a bare OBSE operand is not named `player` (which
+  // would compile to the base form there).
+  const std::string first_bare =
+      round_trip("scn t\nref r\nBegin GameMode\nLet r := PlayerRef\nif PlayerRef.GetDead == 0\nendif\nEnd\n");
+  EXPECT_NE(first_bare.find("Let r := PlayerRef\n"), std::string::npos) << first_bare;
 }
 
 TEST(Decompiler, BoxedArgumentsAreParenthesized) {
@@ -337,7 +350,7 @@ TEST(Decompiler, RefVariableOfAScriptWithoutBlocksIsDeclaredRef) {
   // the type (V token 4), and `float r` compiled to type 0 there.
   CompileOptions co;
   co.result_script = true;
-  const ScriptData first = compile("ref r\nLet r := player\n", co).script;
+  const ScriptData first = compile("ref r\nLet r := PlayerRef\n", co).script;
   ASSERT_EQ(first.refs, (std::vector<ScriptRef>{{ScriptRef::Kind::Object, kPlayerRef}}));
   const std::string text = decompile(first, {});
   EXPECT_NE(text.find("ref r\n"), std::string::npos) << text;

@@ -60,6 +60,14 @@ ScriptData compiled(const std::string& source) {
   return compile(source, o).script;
 }
 
+// As the editor compiles it: a bare word nothing resolves in OBSE code is a string.
+ScriptData compiled_as_editor(const std::string& source) {
+  CompileOptions o;
+  o.names = &kNames;
+  o.unquoted_strings = true;
+  return compile(source, o).script;
+}
+
 using Bytes = std::vector<std::uint8_t>;
 
 bool contains(const Bytes& code, const Bytes& part) {
@@ -77,8 +85,9 @@ std::uint16_t opcode(std::string_view name) {
 }
 
 // compile(source) -> decompile -> compile again: the same SCDA, SLSD/SCVR and SCRO/SCRV.
+// The decompiled text compiles without the editor's leniency (CompileOptions::unquoted_strings).
 std::string round_trip(const std::string& source) {
-  const ScriptData first = compiled(source);
+  const ScriptData first = compiled_as_editor(source);
   DecompileOptions d;
   d.names = &kNames;
   d.script_name = "t";
@@ -228,10 +237,12 @@ TEST(ScriptSyntax, PairArgumentBytes) {
   // argument a u16 length that counts itself and the argument's postfix tokens. "OnRelease" is
   // 'S' + u16 length + text; MyFunction, a form, 'R' + u16 reference index; `"ref"::Player` is
   // the key, the value, then the MakePair operator: its index in s_operators, 36 = 0x24.
+  // OBSE looks a bare `Player` up by name: with no entry of that name yet, the form whose
+  // EditorID it is, the Player base form (NPC_ 00000007), as the editor stored it.
   const ScriptData s = compiled("scn t\nBegin GameMode\nSetEventHandler \"OnRelease\" MyFunction \"ref\"::Player\nEnd\n");
   ASSERT_EQ(s.refs.size(), 2u);
   EXPECT_EQ(s.refs[0], (ScriptRef{ScriptRef::Kind::Object, 0x1000}));
-  EXPECT_EQ(s.refs[1], (ScriptRef{ScriptRef::Kind::Object, kPlayerRef}));
+  EXPECT_EQ(s.refs[1], (ScriptRef{ScriptRef::Kind::Object, kPlayerBase}));
   Bytes stmt;
   append_u16(stmt, opcode("SetEventHandler"));
   append(stmt, {0x20, 0x00, 0x03});
@@ -241,12 +252,71 @@ TEST(ScriptSyntax, PairArgumentBytes) {
   append(stmt, {0x0C, 0x00, 'S', 0x03, 0x00, 'r', 'e', 'f', 'R', 0x02, 0x00, 0x24});
   EXPECT_TRUE(contains(s.bytecode, stmt));
 
-  // An unquoted key is a string too (OBSE treats an unknown bare word as a string).
-  EXPECT_EQ(compiled("scn t\nBegin GameMode\nSetEventHandler \"OnRelease\" MyFunction ref::Player\nEnd\n").bytecode,
+  // An unquoted key is a string too, as the editor takes an unknown bare word (with a warning);
+  // tesmod wants it quoted unless asked to compile like the editor.
+  EXPECT_EQ(compiled_as_editor("scn t\nBegin GameMode\nSetEventHandler \"OnRelease\" MyFunction ref::Player\nEnd\n").bytecode,
             s.bytecode);
+  EXPECT_THROW(compiled("scn t\nBegin GameMode\nSetEventHandler \"OnRelease\" MyFunction ref::Player\nEnd\n"), CompileError);
   const std::string text = round_trip("scn t\nBegin GameMode\nSetEventHandler \"OnRelease\" MyFunction \"ref\"::Player\nEnd\n");
-  // Written back the way OBSE's documentation writes pairs.
-  EXPECT_NE(text.find("SetEventHandler \"OnRelease\" MyFunction \"ref\"::player\n"), std::string::npos) << text;
+  // Written back the way OBSE's documentation writes pairs; the base form by FormID, since
+  // `Player` compiles to the player's reference wherever an entry of that name exists.
+  EXPECT_NE(text.find("SetEventHandler \"OnRelease\" MyFunction \"ref\"::@00000007\n"), std::string::npos) << text;
+  // The player's reference, named so.
+  const ScriptData ref = compiled("scn t\nBegin GameMode\nSetEventHandler \"OnRelease\" MyFunction \"ref\"::PlayerRef\nEnd\n");
+  EXPECT_EQ(ref.refs[1], (ScriptRef{ScriptRef::Kind::Object, kPlayerRef}));
+}
+
+TEST(ScriptSyntax, BarePlayerInObseCodeTakesAnEntryOfThatName) {
+  // After vanilla `player` made an entry of that name, a bare `player` in OBSE code finds it.
+  const ScriptRef var_r{ScriptRef::Kind::Variable, 1}, item{ScriptRef::Kind::Object, 0x1001};
+  const ScriptRef reference{ScriptRef::Kind::Object, kPlayerRef}, base{ScriptRef::Kind::Object, kPlayerBase};
+  const ScriptData after = compiled("scn t\nref r\nBegin GameMode\nplayer.AddItem SomeItem 1\nLet r := player\nEnd\n");
+  EXPECT_EQ(after.refs, (std::vector<ScriptRef>{var_r, reference, item}));
+  // First: the base form; a later vanilla `player` is still the player's reference.
+  const ScriptData first = compiled("scn t\nref r\nBegin GameMode\nLet r := player\nplayer.AddItem SomeItem 1\nEnd\n");
+  EXPECT_EQ(first.refs, (std::vector<ScriptRef>{var_r, base, reference, item}));
+  // Calling a command (`player.GetDead`) in OBSE code is the reference, keyed PlayerRef.
+  const ScriptData calling = compiled("scn t\nshort d\nBegin GameMode\nLet d := player.GetDead\nEnd\n");
+  EXPECT_EQ(calling.refs, (std::vector<ScriptRef>{reference}));
+  // In compiler-override blocks the arguments of vanilla commands are OBSE code too.
+  const ScriptData override_block = compiled("scn t\nfloat f\nBegin _GameMode\nset f to GetDistance player\nEnd\n");
+  EXPECT_EQ(override_block.refs, (std::vector<ScriptRef>{base}));
+  // A recompile keeps the previous list without the names its entries had: a bare `player`
+  // takes a kept entry of the player's reference when the list has none for the base form.
+  CompileOptions o;
+  o.names = &kNames;
+  o.previous = &after;
+  const ScriptData again = compile("scn t\nref r\nBegin GameMode\nLet r := player\nplayer.AddItem SomeItem 1\nEnd\n", o).script;
+  EXPECT_EQ(again.refs, after.refs);
+  for (const char* source : {"scn t\nref r\nBegin GameMode\nLet r := player\nplayer.AddItem SomeItem 1\nEnd\n",
+                             "scn t\nfloat f\nBegin _GameMode\nset f to GetDistance player\nEnd\n",
+                             "scn t\nBegin GameMode\nSetEventHandler \"OnRelease\" MyFunction \"ref\"::Player\nEnd\n"})
+    round_trip(source);
+}
+
+TEST(ScriptSyntax, UnknownBareWordsInObseCode) {
+  // OBSE compiles a bare word nothing resolves as a string, so would a misspelled name be: an
+  // error, at the word, unless the previous compile holds that string (an unedited line) or the
+  // caller asks for the editor's behaviour.
+  const std::string source = "scn t\nref r\nBegin GameMode\nLet r := SomeRefTypo\nEnd\n";
+  try {
+    compiled(source);
+    ADD_FAILURE() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.line(), 4u);
+    EXPECT_EQ(e.column(), 10u);
+    EXPECT_TRUE(e.unknown_name());
+    EXPECT_NE(e.message().find("SomeRefTypo"), std::string::npos) << e.message();
+  }
+  const ScriptData lenient = compiled_as_editor(source);
+  CompileOptions o;
+  o.names = &kNames;
+  o.previous = &lenient;
+  EXPECT_EQ(compile(source, o).script.bytecode, lenient.bytecode);
+  EXPECT_THROW(compile("scn t\nref r\nBegin GameMode\nLet r := OtherTypo\nEnd\n", o), CompileError);
+  // Values of a vanilla parameter's type are meant as such in compiler-override blocks.
+  compiled("scn t\nfloat f\nBegin _GameMode\nset f to GetPos z\nset f to GetActorValue Strength\nEnd\n");
+  EXPECT_THROW(compiled("scn t\nfloat f\nBegin _GameMode\nset f to GetPos Typo\nEnd\n"), CompileError);
 }
 
 TEST(ScriptSyntax, PairsInArMapAndWithCommandValues) {

@@ -103,10 +103,13 @@ Command add_import(CLI::App& app, Common& common) {
             print_list("not listed, so added at the end of their group", s.unlisted);
             std::cout << fmt::format("imported {} records and {} groups from {} files into {}\n", s.records, s.groups,
                                      s.files, target);
-            if (s.scripts_compiled)
-              std::cout << fmt::format("compiled {} changed scripts ({} names taken from the previous compile because "
-                                       "their masters are not at hand)\n",
-                                       s.scripts_compiled, s.script_hints);
+            if (s.scripts_compiled) {
+              std::cout << fmt::format("compiled {} changed {}", s.scripts_compiled, s.scripts_compiled == 1 ? "script" : "scripts");
+              if (s.script_hints)
+                std::cout << fmt::format(" ({} {} of masters not at hand, from names.txt)", s.script_hints,
+                                         s.script_hints == 1 ? "name" : "names");
+              std::cout << '\n';
+            }
             return kExitOk;
           }};
 }

@@ -17,6 +17,7 @@
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/script/compiler.hpp"
 #include "tesmod/script/decompiler.hpp"
+#include "tesmod/script/plugin_master_facts.hpp"
 #include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/plugin_scripts.hpp"
 #include "tesmod/script/script_in_plugin.hpp"
@@ -208,10 +209,16 @@ int run_check(const std::string& source_path, const std::string& plugin_path, co
       }
   }
   o.obse_plugins = obse_builds(scripts, source, named_builds);
+  // Names of masters not at hand, as compile finds them: what the plugin's stored scripts show.
+  script::PluginMasterFacts facts;
+  if (file) {
+    facts = script::plugin_master_facts(*file, scripts, *names, o.obse_plugins);
+    o.facts = &facts.facts;
+  }
   try {
     script::compile(source, o);
   } catch (const script::CompileError& e) {
-    return report(source_path, e);
+    return report(source_path, names ? script::with_masters_note(e, *names) : e);
   }
   std::cout << "OK\n";
   return kExitOk;

@@ -35,8 +35,18 @@ struct MasterFacts {
   std::string problem;
 };
 
+// A form a master defines, or one the engine itself defines (object ids below 0x800 of the first
+// file, which every plugin may name whatever its masters): what a fact may stand for. The
+// plugin's own forms are always at hand, so no fact is ever needed for them.
+inline bool is_master_or_engine_form(std::uint32_t form_id, std::size_t master_count) {
+  return form_id < 0x800 || (form_id >> 24) < master_count;
+}
+
 // Learns from compiled.source and the rest of compiled. options are those a compile of that
 // source would take (names, result-script locals, OBSE profile); previous and facts are ignored.
-MasterFacts learn_master_facts(const ScriptData& compiled, const CompileOptions& options);
+// master_count is the number of masters of the plugin the script is in: a name paired with a
+// form that is neither a master's nor the engine's means the source is not the one the code was
+// compiled from, and nothing is learned.
+MasterFacts learn_master_facts(const ScriptData& compiled, const CompileOptions& options, std::size_t master_count);
 
 }  // namespace tesmod::script

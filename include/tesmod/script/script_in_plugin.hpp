@@ -14,6 +14,7 @@
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/script/compiler.hpp"
 #include "tesmod/script/obse_profile.hpp"
+#include "tesmod/script/plugin_names.hpp"
 #include "tesmod/script/plugin_scripts.hpp"
 
 namespace tesmod::script {
@@ -38,6 +39,9 @@ std::vector<std::string> obse_builds_for(std::span<const PluginScript> scripts, 
 std::string decompile_plugin_script(const PluginScript& script, const NameSource& names,
                                     std::span<const std::string> builds);
 
+// e, and for a name nothing resolves, the masters that were not at hand (where the name may be).
+CompileError with_masters_note(const CompileError& e, const PluginNames& names);
+
 struct CompileIntoOptions {
   std::string editor_id;             // empty: the source's ScriptName
   std::optional<ScriptType> type;    // for a new script (object when not given); an existing one keeps its type
@@ -49,11 +53,14 @@ struct CompiledIntoPlugin {
   std::uint32_t form_id = 0;
   std::string editor_id;
   bool replaced = false;  // else added
+  unsigned names_from_facts = 0;  // names of masters not at hand, from the plugin's scripts (master facts)
 };
 
-// Compiles source into plugin, whose scripts as stored are file's (plugin was made from file and
-// the SCPT's fields not edited since). Raises CompileError for the source, tesmod::Error for the
-// plugin, std::invalid_argument for options.
+// Compiles source into plugin, which was made from file (and may have been edited since, by
+// earlier calls too): the SCPT of that EditorID as plugin holds it now is the previous compile.
+// Names of masters not at hand resolve through the facts file's stored scripts show
+// (plugin_master_facts.hpp). Raises CompileError for the source, tesmod::Error for the plugin,
+// std::invalid_argument for options.
 CompiledIntoPlugin compile_into_plugin(Plugin& plugin, const PluginFile& file, std::string_view source,
                                        const CompileIntoOptions& options);
 

@@ -73,7 +73,7 @@ struct ImportSummary {
   std::vector<std::string> missing;   // listed in a _group.txt but absent: left out
   std::vector<std::string> unlisted;  // present but not listed: added at the end of their group
   std::uint64_t scripts_compiled = 0;
-  std::uint64_t script_hints = 0;  // facts taken from the previous compile (masters not at hand)
+  std::uint64_t script_hints = 0;  // names of masters not at hand taken from names.txt's script lines
 };
 
 // Reads the folder and writes the plugin to out atomically; nothing is written unless the whole
