@@ -86,7 +86,7 @@ void bind_scripts(py::module_& m) {
       "scripts. obse_plugins: OBSE plugin builds beside those the plugin's scripts show (as --obse-plugin).")
       .def("compile_script", [](PyPlugin& self, const std::string& source, const std::optional<std::string>& editor_id,
                                 const std::optional<std::string>& type, const std::string& obse,
-                                const std::vector<std::string>& obse_plugins) {
+                                const std::vector<std::string>& obse_plugins, bool unquoted_strings) {
         OpenPlugin& p = self.state();
         need_oblivion(p);
         script::CompileIntoOptions o;
@@ -98,6 +98,7 @@ void bind_scripts(py::module_& m) {
         o.obse_profile = profile(obse);
         (void)builds({}, {}, obse_plugins);
         o.obse_plugins = obse_plugins;
+        o.unquoted_strings = unquoted_strings;
         const auto done = script::compile_into_plugin(p.edit(), p.file(), source, o);
         p.by_id_stale = true;  // a new SCPT may have moved its group's records
         py::dict d;
@@ -107,10 +108,12 @@ void bind_scripts(py::module_& m) {
         return d;
       }, py::arg("source"), py::kw_only(), py::arg("editor_id") = py::none(), py::arg("type") = py::none(),
       py::arg("obse") = "current", py::arg("obse_plugins") = std::vector<std::string>{},
-      "Compiles source into the plugin like `tesmod script compile`: replaces the SCPT of that name (keeping "
-      "its variable order and type) or adds one. Returns {form_id, editor_id, replaced}. A source error "
-      "raises tesmod.ScriptError (line, column). scripts() and decompile_script() still read the plugin as "
-      "opened: save and reopen to read the new code.");
+      py::arg("unquoted_strings") = false,
+      "Compiles source into the plugin like `tesmod script compile`: replaces the SCPT of that name as the "
+      "plugin holds it now (keeping its variable order and type) or adds one. Returns {form_id, editor_id, "
+      "replaced}. A source error, a name no form has among them, raises tesmod.ScriptError (line, column). "
+      "unquoted_strings: in OBSE code take a bare word nothing resolves for a string, as the editor does. "
+      "scripts() and decompile_script() still read the plugin as opened: save and reopen to read the new code.");
 }
 
 }  // namespace tesmod::python

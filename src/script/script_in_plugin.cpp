@@ -155,6 +155,7 @@ CompiledIntoPlugin compile_into_plugin(Plugin& plugin, const PluginFile& file, s
   o.previous = record ? &previous : nullptr;
   o.type = record ? static_cast<ScriptType>(previous.header.type) : options.type.value_or(ScriptType::Object);
   o.obse_profile = options.obse_profile;
+  o.unquoted_strings = options.unquoted_strings;
   // The plugin's own scripts show which OBSE plugin builds it was made with.
   o.obse_plugins = obse_builds_for(scripts, source, options.obse_plugins);
   // Names of masters that are not at hand: what the plugin's stored scripts show of them.

@@ -78,3 +78,43 @@ def test_scripts_are_oblivion_only(corpus):
     skyrim = tesmod.open(str(sorted((corpus / "skyrim").rglob("*.esp"))[0]))
     with pytest.raises(tesmod.Error):
         skyrim.scripts()
+
+
+def test_an_unknown_name_is_an_error_and_a_second_compile_replaces_the_first(corpus, tmp_path):
+    # issue 20: a name no form has is an error at its line and column, whether the script is
+    # recompiled in place or added; the previous compile is the script as the plugin holds it now.
+    path = next(p for p in oblivion_plugins(corpus) if p.name == "lThis looks Familiar.esp")
+    plugin = tesmod.open(str(path))
+    source = plugin.decompile_script("lNFSpellBookScript")
+    line = next(i for i, text in enumerate(source.split("\n"), 1) if "lNFSummonSpellConjuration" in text)
+    edited = source.replace("lNFSummonSpellConjuration", "CompletelyMadeUpSpell")
+    with pytest.raises(tesmod.ScriptError) as e:
+        plugin.compile_script(edited)
+    assert e.value.line == line and "CompletelyMadeUpSpell" in str(e.value)
+    with pytest.raises(tesmod.ScriptError):
+        plugin.compile_script(edited.replace("lNFSpellBookScript", "TesmodFreshScript", 1))
+    # OBSE code: an unknown bare word is an error unless asked for the editor's leniency.
+    obse = "scn TesmodBare\r\nstring_var s\r\nbegin GameMode\r\nlet s := NoSuchWord\r\nend\r\n"
+    with pytest.raises(tesmod.ScriptError) as e:
+        plugin.compile_script(obse)
+    assert (e.value.line, e.value.column) == (4, 10)
+    plugin.compile_script(obse, unquoted_strings=True)
+
+    # Two compiles of one script in one session: the second replaces the first's fields.
+    begin = source.lower().index("\nbegin")
+    more = source[:begin + 1] + "short tesmodextra\n" + source[begin + 1:]
+    first = plugin.compile_script(more)
+    second = plugin.compile_script(source)
+    assert first["form_id"] == second["form_id"] and second["replaced"]
+    added = plugin.compile_script("scn TesmodTwice\r\nshort a\r\nbegin GameMode\r\nset a to 1\r\nend\r\n")
+    again = plugin.compile_script("scn TesmodTwice\r\nshort a\r\nbegin GameMode\r\nset a to 2\r\nend\r\n")
+    assert not added["replaced"] and again["replaced"] and again["form_id"] == added["form_id"]
+    out = tmp_path / "twice.esp"
+    plugin.save(str(out))
+    reread = tesmod.open(str(out))
+    assert [s["editor_id"] for s in reread.scripts()].count("TesmodTwice") == 1
+    assert "set a to 2" in reread.decompile_script("TesmodTwice").lower()
+    names = [s["editor_id"] for s in reread.scripts()]
+    assert names.count("lNFSpellBookScript") == 1
+    # The spell script as compiled last: its stored fields decode, no variable of the first compile left.
+    assert "tesmodextra" not in reread.decompile_script("lNFSpellBookScript").lower()

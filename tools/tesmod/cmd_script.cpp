@@ -142,6 +142,7 @@ struct CompileArgs {
   std::string type = "object";
   std::string obse = "current";
   std::vector<std::string> obse_plugins;  // --obse-plugin: builds named by the user
+  bool unquoted_strings = false;
   bool in_place = false;
 };
 
@@ -174,6 +175,7 @@ int run_compile(const CompileArgs& a) {
   o.type = parse_type(a.type);
   o.obse_profile = parse_profile(a.obse);
   o.obse_plugins = a.obse_plugins;
+  o.unquoted_strings = a.unquoted_strings;
   (void)obse_builds({}, {}, a.obse_plugins);  // unknown --obse-plugin names are a usage error
   script::CompiledIntoPlugin done;
   try {
@@ -188,7 +190,7 @@ int run_compile(const CompileArgs& a) {
 }
 
 int run_check(const std::string& source_path, const std::string& plugin_path, const std::string& type,
-              const std::string& obse, const std::vector<std::string>& named_builds) {
+              const std::string& obse, const std::vector<std::string>& named_builds, bool unquoted_strings) {
   const std::string source = read_text(source_path);
   std::optional<PluginFile> file;
   std::unique_ptr<script::PluginNames> names;
@@ -196,6 +198,7 @@ int run_check(const std::string& source_path, const std::string& plugin_path, co
   script::CompileOptions o;
   o.type = parse_type(type);
   o.obse_profile = parse_profile(obse);
+  o.unquoted_strings = unquoted_strings;
   if (!plugin_path.empty()) {
     file = PluginFile::open(plugin_path);
     names = script::PluginNames::build(*file);
@@ -259,8 +262,12 @@ Command add_script(CLI::App& app, Common&) {
   comp->add_option("--edid", args->compile.editor_id, "EditorID of the SCPT (default: the ScriptName line)");
   comp->add_option("--type", args->compile.type, "Type of a new script: object, quest or magic-effect")->capture_default_str();
   const char* obse_help = "Compile like the current OBSE, or like an early one (strings keep %r and %q)";
+  const char* unquoted_help =
+      "In OBSE code, take a bare word no form, variable or command has for a string, as the editor does "
+      "(default: an error, unless the script's previous compile has that string)";
   comp->add_option("--obse", args->compile.obse, obse_help)->capture_default_str();
   comp->add_option("--obse-plugin", args->compile.obse_plugins, build_help);
+  comp->add_flag("--unquoted-strings", args->compile.unquoted_strings, unquoted_help);
   auto* out = comp->add_option("-o,--output", args->compile.output, "Where to write the plugin");
   auto* in_place = comp->add_flag("--in-place", args->compile.in_place, "Replace FILE itself (atomically)");
   out->excludes(in_place);
@@ -271,13 +278,14 @@ Command add_script(CLI::App& app, Common&) {
   check->add_option("--type", args->compile.type, "Script type: object, quest or magic-effect")->capture_default_str();
   check->add_option("--obse", args->compile.obse, obse_help)->capture_default_str();
   check->add_option("--obse-plugin", args->compile.obse_plugins, build_help);
+  check->add_flag("--unquoted-strings", args->compile.unquoted_strings, unquoted_help);
 
   return {sub, [args, list, dec, comp, check] {
             if (list->parsed()) return run_list(args->file, args->json);
             if (dec->parsed()) return run_decompile(args->file, args->which, args->out_dir, args->compile.obse_plugins);
             if (comp->parsed()) return run_compile(args->compile);
             if (check->parsed()) return run_check(args->check_source, args->check_plugin, args->compile.type, args->compile.obse,
-                                                   args->compile.obse_plugins);
+                                                   args->compile.obse_plugins, args->compile.unquoted_strings);
             return kExitUsage;
           }};
 }

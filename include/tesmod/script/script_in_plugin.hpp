@@ -47,6 +47,7 @@ struct CompileIntoOptions {
   std::optional<ScriptType> type;    // for a new script (object when not given); an existing one keeps its type
   ObseProfile obse_profile = ObseProfile::Current;
   std::vector<std::string> obse_plugins;  // builds named by the user, beside those the plugin shows
+  bool unquoted_strings = false;          // CompileOptions::unquoted_strings (the editor's leniency)
 };
 
 struct CompiledIntoPlugin {
