@@ -1,6 +1,8 @@
 // Work spread over threads: each worker (the caller's thread is one) claims indices of the work
-// one at a time until none is left. The first exception a worker throws stops the others at
-// their next claim and is thrown again by run_workers once all have stopped.
+// one at a time until none is left. An exception stops the workers at their next claim; once all
+// have stopped, run_workers throws the one from the lowest index. Claims go up one by one, so every
+// index below a failing one has been run by then: the error reported is the same on every run
+// and thread count (the first bad file of a folder, not whichever a thread reached first).
 #pragma once
 
 #include <algorithm>
@@ -21,13 +23,18 @@ void run_workers(std::size_t count, unsigned threads, Work work) {
   std::atomic<std::size_t> next{0};
   std::mutex lock;
   std::exception_ptr failure;
-  auto claim = [&] { return std::min(next.fetch_add(1), count); };
+  std::size_t failed_at = count;
   auto worker = [&] {
+    std::size_t current = count;
+    auto claim = [&] { return current = std::min(next.fetch_add(1), count); };
     try {
       work(claim);
     } catch (...) {
       std::lock_guard guard(lock);
-      if (!failure) failure = std::current_exception();
+      if (!failure || current < failed_at) {
+        failure = std::current_exception();
+        failed_at = current;
+      }
       next = count;
     }
   };
