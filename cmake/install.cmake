@@ -27,12 +27,21 @@ install(FILES ${PROJECT_BINARY_DIR}/tesmodConfig.cmake ${PROJECT_BINARY_DIR}/tes
 
 # pkg-config: prefix is found from the .pc file's own place, so the install can be moved.
 file(RELATIVE_PATH TESMOD_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+set(TESMOD_PC_PUBLIC "fmt nlohmann_json")
+set(TESMOD_PC_OWN "libdeflate zlib libpng")
 if(TESMOD_STATIC)
-  set(TESMOD_PC_REQUIRES_PRIVATE "libdeflate zlib libpng")
-  set(TESMOD_PC_LIBS_PRIVATE "-pthread")
-else()
+  # A static libtesmod cannot be linked without its own dependencies, and most callers (meson,
+  # autotools, build scripts, people) run pkg-config without --static: so they are public here.
+  set(TESMOD_PC_REQUIRES "${TESMOD_PC_PUBLIC} ${TESMOD_PC_OWN}")
   set(TESMOD_PC_REQUIRES_PRIVATE "")
+  set(TESMOD_PC_LIBS "-ltesmod -pthread")
   set(TESMOD_PC_LIBS_PRIVATE "")
+else()
+  # libtesmod.so brings its own dependencies; a consumer's link names them only with --static.
+  set(TESMOD_PC_REQUIRES "${TESMOD_PC_PUBLIC}")
+  set(TESMOD_PC_REQUIRES_PRIVATE "${TESMOD_PC_OWN}")
+  set(TESMOD_PC_LIBS "-ltesmod")
+  set(TESMOD_PC_LIBS_PRIVATE "-pthread")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/tesmod.pc.in ${PROJECT_BINARY_DIR}/tesmod.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tesmod.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

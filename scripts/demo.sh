@@ -9,7 +9,7 @@ plugin=${1:-$root/samples/TesmodSample.esp}
 oblivion=$root/samples/TesmodSampleOblivion.esp
 save=$root/samples/TesmodSample.ess
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release -DTESMOD_TESTS=OFF >/dev/null
+"$root/scripts/release_build.sh" tesmod_cli >/dev/null  # the test command's build folder and options
 tesmod=$root/build/tools/tesmod/tesmod
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Installs the built tesmod into a fresh prefix and builds tests/consumer against it, once
-through CMake (find_package) and once through pkg-config; each program must print the record
-count MANIFEST.tsv gives for corpus plugins of both games, and the library's error for a file
-that is not a plugin. When the build has the Python module, the installed package must import
-from the prefix and count the same records.
+through CMake (find_package) and through pkg-config (plain, and on a static install --static
+too); each program must print the record count MANIFEST.tsv gives for corpus plugins of both
+games, and the library's error for a file that is not a plugin. When the build has the Python
+module, the installed package must import from the prefix and count the same records.
 
     consumer_test.py BUILD_DIR CXX [--sanitize]
 """
@@ -93,17 +93,25 @@ def main():
         check_program(cmake_build / "count_records", plugins, not_a_plugin, run_env)
         print(f"cmake consumer: {len(plugins)} plugins counted as MANIFEST.tsv says")
 
-        # pkg-config (static library: --static brings its private dependencies).
+        # pkg-config, as most callers run it (no --static): that alone must link, a static
+        # libtesmod's own dependencies included; a shared one keeps them private (named only by
+        # --static). On the static install the --static line must link too.
         env = dict(os.environ, PKG_CONFIG_PATH=str(pcs[0].parent))
         version = run(["pkg-config", "--modversion", "tesmod"], env=env).strip()
         if version != config_version(build):
             raise AssertionError(f"tesmod.pc says version {version}, the build {config_version(build)}")
-        static = [] if shared else ["--static"]
-        pc_flags = run(["pkg-config", "--cflags", "--libs", *static, "tesmod"], env=env).split()
-        program = tmp / "count_records_pc"
-        run([cxx, "-std=c++20", "-O1", *flags, CONSUMER / "count_records.cpp", "-o", program, *pc_flags])
-        check_program(program, plugins, not_a_plugin, run_env)
-        print(f"pkg-config consumer ({' '.join(pc_flags)}): {len(plugins)} plugins counted as MANIFEST.tsv says")
+        own = "-ldeflate"  # one of libtesmod's own dependencies (libdeflate, zlib, libpng)
+        plain = run(["pkg-config", "--cflags", "--libs", "tesmod"], env=env).split()
+        if (own in plain) == bool(shared):
+            raise AssertionError(f"pkg-config --libs on a {'shared' if shared else 'static'} install: {plain}")
+        variants = [("plain", plain)]
+        if not shared:
+            variants.append(("--static", run(["pkg-config", "--cflags", "--libs", "--static", "tesmod"], env=env).split()))
+        for name, pc_flags in variants:
+            program = tmp / f"count_records_pc_{name.strip('-')}"
+            run([cxx, "-std=c++20", "-O1", *flags, CONSUMER / "count_records.cpp", "-o", program, *pc_flags])
+            check_program(program, plugins, not_a_plugin, run_env)
+            print(f"pkg-config {name} consumer ({' '.join(pc_flags)}): {len(plugins)} plugins counted as MANIFEST.tsv says")
 
         # The Python package, when built: installed under the prefix, imported from there (not
         # from the build) by the interpreter it was built for.
