@@ -163,7 +163,8 @@ bool same_place(const PluginFile& a, std::uint32_t ga, const PluginFile& b, std:
 std::string owner_text(std::string_view type, std::uint32_t form_id, const FormNamer& namer) {
   std::string out = fmt::format("{} {:08X}", type, form_id);
   const std::string name = namer.name(form_id);
-  if (name.find(':') == std::string::npos && !name.starts_with("0x") && name != "NONE") out += ' ' + name;
+  if (name.find(':') == std::string::npos && !name.starts_with('@') && !name.starts_with("0x") && name != "NONE")
+    out += ' ' + name;
   return out;
 }
 
