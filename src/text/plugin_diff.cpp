@@ -261,10 +261,19 @@ void render(RecordText& out, const Side& side, const IndexEntry& e, const TextCo
   append_record_text(out.text, header, stored, side.options, inflater);
   if (!side.shown_as.empty()) replace_own_prefix(out.text, side);
   const bool oblivion = side.file.game() == Game::Oblivion;
+  bool in_source = false;  // inside the lines of an inline script source
   for (std::string_view line : split_lines(out.text)) {
     // The compressed stream is how the fields are stored, not what they say; script sources
     // get a diff of their own.
+    if (in_source) {
+      in_source = line != "  }";
+      continue;
+    }
     if (line.starts_with("  zlib-stored ") || (oblivion && line.starts_with("  SCTX \""))) continue;
+    if (oblivion && line.starts_with("  SCTX ") && line.ends_with('{')) {
+      in_source = true;
+      continue;
+    }
     out.lines.push_back(line);
   }
   if (!oblivion) return;

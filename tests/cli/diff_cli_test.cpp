@@ -310,3 +310,44 @@ TEST_F(DiffCli, GitDiffShowsPluginsAsText) {
   write_text(repo / ".gitattributes", "");
   EXPECT_TRUE(contains(git(repo, "diff -- Mod.esp"), "Binary files a/Mod.esp and b/Mod.esp differ"));
 }
+
+// An Oblivion plugin in git: a one-line edit of a script shows as one changed source line
+// (the compiled fields that change with it, SCDA and SCHR, aside).
+TEST_F(DiffCli, GitDiffShowsAScriptEditAsOneLine) {
+  int status = 0;
+  git(tmp.path(), "--version", &status);
+  if (status != 0) GTEST_SKIP() << "git is not installed";
+  const fs::path repo = tmp / "repo";
+  fs::create_directories(repo);
+  git(repo, "init -q");
+  write_text(repo / ".gitattributes", "*.esp diff=tesmod\n");
+  git(repo, "config diff.tesmod.textconv " + quoted(quoted(TESMOD_CLI_PATH) + " export --stdout --no-masters"));
+  fs::copy_file(oblivion_plugin(), repo / "Mod.esp");
+  git(repo, "add .gitattributes Mod.esp");
+  git(repo, "commit -q -m base");
+
+  const fs::path dir = tmp / "text";
+  export_to(repo / "Mod.esp", dir);
+  edit_line(dir / "SCPT/LaulaFogQuestScript [00000800].obl", "set i to lFogDistance - 2000",
+            "set i to lFogDistance - 25000");
+  const auto r = run_cli({"import", dir.string(), "--in-place", (repo / "Mod.esp").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(contains(r.out, "compiled 1 changed script (")) << r.out;
+
+  const std::string diff = git(repo, "diff -U0");
+  std::vector<std::string> source, other;
+  std::istringstream lines(diff);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("---") || line.starts_with("+++") || (line[0] != '-' && line[0] != '+')) continue;
+    const std::size_t text = line.find_first_not_of(' ', 1);
+    (text != std::string::npos && (line[text] == '|' || line[text] == ':') ? source : other).push_back(line);
+  }
+  EXPECT_EQ(source, (std::vector<std::string>{"-      |    set i to lFogDistance - 2000",
+                                              "+      |    set i to lFogDistance - 25000"}))
+      << diff;
+  for (const std::string& line : other) {
+    const std::string field = line.substr(line.find_first_not_of(' ', 1), 4);
+    EXPECT_TRUE(field == "SCDA" || field == "SCHR") << line << "\n" << diff;
+  }
+  EXPECT_FALSE(other.empty()) << diff;  // the compiled code changed with the source
+}
