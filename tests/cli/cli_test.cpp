@@ -67,9 +67,10 @@ TEST_F(Cli, InfoText) {
     for (const auto& [type, n] : j["groups_by_type"].items())
       EXPECT_NE(text.find(fmt::format("\n  {:<24} {:>10}\n", type, n.get<int>())), std::string::npos) << type << text;
     EXPECT_EQ(text.find("records by form version") != std::string::npos, j.contains("form_versions")) << text;
-    if (j.contains("form_versions"))
+    if (j.contains("form_versions")) {
       for (const auto& [v, n] : j["form_versions"].items())
         EXPECT_NE(text.find(fmt::format("\n  {:<4} {:>10}\n", v, n.get<int>())), std::string::npos) << v << text;
+    }
     EXPECT_NE(text.find(fmt::format("\nrecords       {} (", j["records"].get<int>())), std::string::npos) << text;
   }
 }
