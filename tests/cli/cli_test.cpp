@@ -87,6 +87,9 @@ TEST_F(Cli, DumpFiltersAndFormats) {
   auto by_id = run_cli({"dump", sample(), "--formid", "TesmodSample.esp:000800"});
   EXPECT_NE(by_id.out.find("MISC [00000800]"), std::string::npos) << by_id.out << by_id.err;
   EXPECT_EQ(by_id.out.find("BOOK"), std::string::npos);
+  // A FormID written out as the texts write it, or with 0x, names the same record.
+  for (const char* id : {"00000800", "0x00000800", "@00000800"})
+    EXPECT_EQ(run_cli({"dump", sample(), "--formid", id}).out, by_id.out) << id;
   auto refs = run_cli({"dump", sample(), "--type", "REFR", "--json"});
   auto j = nlohmann::json::parse(refs.out);
   // The REFR, inside its four enclosing groups.

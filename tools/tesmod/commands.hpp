@@ -55,7 +55,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A FormID as given on the command line: "0001ABCD", "0x0001ABCD", or "File.esm:01ABCD"
+// A FormID as given on the command line: "0001ABCD", "0x0001ABCD", "@0001ABCD", or "File.esm:01ABCD"
 // (the object id in the named file, which must be a master of the plugin or the plugin itself).
 std::uint32_t parse_form_id_arg(const std::string& text, const FileHeader& header, const std::string& plugin_file_name);
 
