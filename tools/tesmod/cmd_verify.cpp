@@ -263,7 +263,10 @@ Command add_verify(CLI::App& app, Common& common) {
               }
               if (o.scripts) total.add(*o.scripts);
               // Errors are reported as every command reports them; the file counts as failed.
-              if (o.status == Outcome::Failed) std::cerr << "tesmod: error: " << o.error << '\n';
+              if (o.status == Outcome::Failed) {
+                std::cout << std::flush;  // in order with the lines before it, also through 2>&1
+                std::cerr << "tesmod: error: " << o.error << '\n';
+              }
               if (args->json) {
                 nlohmann::ordered_json j;
                 j["file"] = o.file;
