@@ -8,14 +8,50 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 plugin=${1:-$root/samples/TesmodSample.esp}
 oblivion=$root/samples/TesmodSampleOblivion.esp
 save=$root/samples/TesmodSample.ess
+# The build's progress while it runs (its own output is not shown): the share of the steps done,
+# from the marks cmake's Makefiles leave in CMakeFiles/Progress; one updating line on a terminal,
+# every tenth percent otherwise. It stops when the demo does.
+build_progress() {
+  local marks=$root/build/CMakeFiles/Progress shown=-1 total finished percent
+  while kill -0 "$$" 2>/dev/null && sleep 2; do
+    [[ -s $marks/count.txt ]] || continue
+    total=$(<"$marks/count.txt")
+    finished=$(find "$marks" -type f ! -name count.txt 2>/dev/null | wc -l)
+    ((total > 0)) || continue
+    percent=$((finished * 100 / total))
+    if [[ -t 1 ]]; then
+      ((percent != shown)) && printf '\r  %3d%%' "$percent"
+    elif ((percent / 10 != shown / 10)); then
+      printf '  %3d%%\n' "$percent"
+    fi
+    shown=$percent
+  done
+}
+echo "building tesmod into $root/build (about 10 minutes on 2 cores the first time; seconds once built)..."
+build_progress &
+progress=$!
 "$root/scripts/setup.sh"
 "$root/scripts/release_build.sh" tesmod_cli >/dev/null  # the test command's build folder and options
 tesmod=$root/build/tools/tesmod/tesmod
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+kill "$progress" 2>/dev/null || true
+wait "$progress" 2>/dev/null || true
+if [[ -t 1 ]]; then printf '\r  built\n'; else echo "  built"; fi
+# What the demo writes (edited plugins, exported folders, sources) stays here afterwards; the
+# next run starts it afresh.
+out=$root/build/demo
+rm -rf "$out"
+mkdir -p "$out"
+trap 'echo; echo "The demo'"'"'s files are in $out (kept; the next run replaces them)."' EXIT
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 show() { printf '$ tesmod'; printf ' %q' "${@:2}"; printf '\n'; }
 run() { show "$@"; "$@"; }
+# run_grep PATTERN COMMAND...: shows the command and the filter, then runs both.
+run_grep() {
+  local pattern=$1
+  shift
+  printf '$ tesmod'; printf ' %q' "${@:2}"; printf " | grep -iE '%s'\n" "$pattern"
+  "$@" | grep -iE "$pattern"
+}
 
 step "A plugin: what it holds, and that it is written back byte for byte"
 run "$tesmod" info "$plugin"
@@ -27,14 +63,16 @@ run "$tesmod" conditions "$oblivion"
 
 step "An Oblivion script: decompiled, one line edited, compiled back into the plugin"
 show "$tesmod" script decompile "$oblivion" TesmodSampleQuestScript
+echo "  (saved as $out/quest.txt too)"
 "$tesmod" script decompile "$oblivion" TesmodSampleQuestScript | tee "$out/quest.txt"
 sed -i 's/if timer > 5/if timer > 10/I' "$out/quest.txt"
 echo "(edited: if timer > 5  ->  if timer > 10)"
 run "$tesmod" script compile "$oblivion" --source "$out/quest.txt" -o "$out/Oblivion-edited.esp"
-run "$tesmod" script decompile "$out/Oblivion-edited.esp" TesmodSampleQuestScript | grep -i "timer >"
+run_grep "timer >" "$tesmod" script decompile "$out/Oblivion-edited.esp" TesmodSampleQuestScript
 
 step "The plugin as a folder of text files, edited, and imported back"
 run "$tesmod" export "$plugin" "$out/text"
+printf '$ (cd %q && find . -type f | sort)\n' "$out/text"
 (cd "$out/text" && find . -type f | sort)
 coin=$(grep -rl 'EDID "TesmodSampleCoin"' "$out/text" | head -1)
 if [[ -n $coin ]]; then
@@ -52,10 +90,11 @@ run "$tesmod" verify --deep "$out/edited.esp"
 step "Unedited, the folder gives back the very same bytes"
 run "$tesmod" export "$plugin" "$out/again"
 run "$tesmod" import "$out/again" -o "$out/again.esp"
+printf '$ cmp %q %q\n' "$plugin" "$out/again.esp"
 cmp "$plugin" "$out/again.esp" && echo "identical: $(stat -c %s "$plugin") bytes"
 
 step "An Oblivion save: the player, then an edit"
 run "$tesmod" save info "$save"
 run "$tesmod" save npc "$save" --player
 run "$tesmod" save edit "$save" --player --set skill.Blade=75 --set attribute.Strength=60 -o "$out/edited.ess"
-run "$tesmod" save npc "$out/edited.ess" --player | grep -E "attributes|Blade"
+run_grep "attributes|Blade" "$tesmod" save npc "$out/edited.ess" --player

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "tesmod/fields/condition.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/zlib_codec.hpp"
 #include "tesmod/plugin/subrecord.hpp"
 #include "tesmod/text/condition_text.hpp"
@@ -23,7 +24,7 @@ std::optional<std::pair<std::uint64_t, std::string>> compare(std::span<const Sub
                                                              std::uint64_t body_offset) {
   for (std::size_t i = 0; i < std::max(stored.size(), encoded.size()); ++i) {
     if (i >= stored.size() || i >= encoded.size()) {
-      return std::pair{Error::kNoOffset, fmt::format("{} fields stored, {} encoded", stored.size(), encoded.size())};
+      return std::pair{Error::kNoOffset, fmt::format("{} stored, {} encoded", counted(stored.size(), "field"), encoded.size())};
     }
     const SubrecordView& s = stored[i];
     const Field& e = encoded[i];

@@ -11,6 +11,7 @@
 #include "package_field_errors.hpp"
 #include "package_signatures.hpp"
 #include "tesmod/fields/package_codec.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/plugin/subrecord.hpp"
 
@@ -251,7 +252,8 @@ class Decoder {
         for (std::size_t k = 0; k < f.data.size(); k += 4) a.idles.push_back(le::u32(f.data.data() + k));
         has_idla = has_idles = true;
         if (has_idlc && idle_count != a.idles.size()) {
-          fail(idlc_field, fmt::format("IDLC says {} idles but the IDLA field after it holds {}", idle_count, a.idles.size()));
+          fail(idlc_field, fmt::format("IDLC says {} but the IDLA field after it holds {}", counted(idle_count, "idle"),
+                                       a.idles.size()));
         }
       } else if (f.type == CNAM) {
         h.combat_style = u32(f, "combat style FormID");
@@ -353,7 +355,8 @@ class Decoder {
       }
     }
     if (b.conditions.size() != count) {
-      fail(citc_field, fmt::format("CITC says {} conditions but {} CTDA fields follow it", count, b.conditions.size()));
+      fail(citc_field, fmt::format("CITC says {} but {} {} it", counted(count, "condition"),
+                                     counted(b.conditions.size(), "CTDA field"), b.conditions.size() == 1 ? "follows" : "follow"));
     }
     return b;
   }

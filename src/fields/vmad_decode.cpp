@@ -6,6 +6,7 @@
 
 #include "tesmod/fields/vmad.hpp"
 #include "tesmod/io/byte_reader.hpp"
+#include "tesmod/io/counted.hpp"
 
 namespace tesmod::fields {
 namespace {
@@ -29,8 +30,8 @@ class VmadDecoder {
     v.scripts = scripts(v.version, v.object_format);
     if (r_.at_end()) return v;
     if (!has_fragment_section(record_type)) {
-      r_.fail(fmt::format("{} bytes left after the scripts; a VMAD of a {} record has no fragment section",
-                          r_.remaining(), record_type.str()));
+      r_.fail(fmt::format("{} left after the scripts; a VMAD of a {} record has no fragment section",
+                          counted(r_.remaining(), "byte"), record_type.str()));
     }
     const auto t = record_type.value();
     if (t == Signature("INFO").value()) v.fragments = info();
@@ -39,8 +40,8 @@ class VmadDecoder {
     else if (t == Signature("QUST").value()) v.fragments = quest(v.object_format);
     else v.fragments = scene();
     if (!r_.at_end()) {
-      r_.fail(fmt::format("{} bytes left after the {} fragment section; expected the end of the VMAD", r_.remaining(),
-                          record_type.str()));
+      r_.fail(fmt::format("{} left after the {} fragment section; expected the end of the VMAD",
+                          counted(r_.remaining(), "byte"), record_type.str()));
     }
     return v;
   }
@@ -73,11 +74,12 @@ class VmadDecoder {
 
   std::string wstring(std::string_view what) {
     if (r_.remaining() < 2) {
-      r_.fail(fmt::format("expected the 2-byte length of {} but only {} bytes remain", what, r_.remaining()));
+      r_.fail(fmt::format("expected the 2-byte length of {} but only {} remain", what, counted(r_.remaining(), "byte")));
     }
     const std::uint16_t n = r_.u16(what);
     if (n > r_.remaining()) {
-      fail_back(2, fmt::format("{} of {} bytes runs past the end of the VMAD ({} bytes left)", what, n, r_.remaining()));
+      fail_back(2, fmt::format("{} of {} runs past the end of the VMAD ({} left)", what, counted(n, "byte"),
+                                 counted(r_.remaining(), "byte")));
     }
     const auto b = r_.bytes(n, what);
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
@@ -86,8 +88,8 @@ class VmadDecoder {
   // Checks that count items of at least min_bytes each can fit in what is left.
   void check_count(std::uint64_t count, std::size_t min_bytes, std::size_t count_bytes, std::string_view what) const {
     if (count * min_bytes > r_.remaining()) {
-      fail_back(count_bytes, fmt::format("{} {} need at least {} bytes but only {} are left", count, what,
-                                         count * min_bytes, r_.remaining()));
+      fail_back(count_bytes, fmt::format("{} {} need at least {} but only {} left", count, what,
+                                         counted(count * min_bytes, "byte"), counted(r_.remaining(), "byte")));
     }
   }
 

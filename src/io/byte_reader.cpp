@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "tesmod/io/counted.hpp"
+
 namespace tesmod {
 
 void ByteReader::fail_short(std::size_t n, std::string_view what) const {
-  fail(fmt::format("expected {} ({} bytes) but only {} bytes remain", what, n, data_.size() - pos_));
+  fail(fmt::format("expected {} ({}) but only {} remain", what, counted(n, "byte"), counted(data_.size() - pos_, "byte")));
 }
 
 }  // namespace tesmod

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <new>
 
+#include "tesmod/io/counted.hpp"
+
 namespace tesmod {
 
 // Deflate's best ratio is 1032:1 (258-byte matches coded in ~2 bits); a little slack covers
@@ -32,7 +34,7 @@ std::span<const std::uint8_t> Inflater::inflate(std::span<const std::uint8_t> st
   switch (r) {
     case LIBDEFLATE_SUCCESS:
       if (out_size != expected_size) {
-        context.fail(fmt::format("zlib data inflates to {} bytes, expected {} (the size stored before it)", out_size,
+        context.fail(fmt::format("zlib data inflates to {}, expected {} (the size stored before it)", counted(out_size, "byte"),
                                  expected_size));
       }
       break;
@@ -41,7 +43,7 @@ std::span<const std::uint8_t> Inflater::inflate(std::span<const std::uint8_t> st
     case LIBDEFLATE_INSUFFICIENT_SPACE:
       context.fail(fmt::format("zlib data inflates to more than the {} bytes stored before it", expected_size));
     default:
-      context.fail(fmt::format("bad zlib data ({} bytes): expected a valid zlib stream", stream.size()));
+      context.fail(fmt::format("bad zlib data ({}): expected a valid zlib stream", counted(stream.size(), "byte")));
   }
   return {buffer_.data(), expected_size};
 }

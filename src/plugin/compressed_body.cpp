@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/little_endian.hpp"
 
 namespace tesmod {
@@ -11,7 +12,7 @@ namespace tesmod {
 std::span<const std::uint8_t> inflate_record_body(std::span<const std::uint8_t> stored, Inflater& inflater,
                                                   const ErrorContext& context) {
   if (stored.size() < 4) {
-    context.fail(fmt::format("compressed record of {} bytes; expected at least the 4-byte inflated size", stored.size()));
+    context.fail(fmt::format("compressed record of {}; expected at least the 4-byte inflated size", counted(stored.size(), "byte")));
   }
   return inflater.inflate(stored.subspan(4), le::u32(stored.data()), context);
 }

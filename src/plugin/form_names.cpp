@@ -98,7 +98,7 @@ std::optional<std::string_view> PluginFormNamer::editor_id(std::uint32_t form_id
 std::string PluginFormNamer::name(std::uint32_t form_id) const {
   if (auto id = editor_id(form_id)) return std::string(*id);
   const std::uint32_t top = form_id >> 24;
-  if (top >= files_.size()) return fmt::format("0x{:08X}", form_id);
+  if (top >= files_.size()) return text::raw_form_id(form_id);
   return fmt::format("{}:{:08X}", files_[top], form_id & 0xFFFFFF);
 }
 
@@ -112,7 +112,7 @@ std::optional<std::uint32_t> PluginFormNamer::resolve(std::string_view text) con
       if (ascii::iequals(files_[k], file)) return std::uint32_t(k) << 24 | *object;
     return std::nullopt;
   }
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return text::parse_hex_u32(text.substr(2));
+  if (const auto raw = text::parse_raw_form_id(text)) return raw;
   auto it = by_editor_id_.find(ascii::to_lower(text));
   if (it == by_editor_id_.end() || it->second.ambiguous) return std::nullopt;
   return it->second.form_id;

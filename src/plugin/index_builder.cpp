@@ -10,9 +10,11 @@
 #include <thread>
 #include <unordered_map>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/io/thread_count.hpp"
 #include "tesmod/plugin/compressed_body.hpp"
+#include "tesmod/plugin/file_kind.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/subrecord.hpp"
@@ -128,7 +130,7 @@ class Walker {
   Item read_item(std::uint64_t pos, std::uint64_t limit, std::uint64_t parent) const {
     const std::uint8_t* p = bytes_.data() + pos;
     if (limit - pos < hs_) {
-      fail(pos, fmt::format("{} bytes left {}; expected a {}-byte group or record header", limit - pos,
+      fail(pos, fmt::format("{} left {}; expected a {}-byte group or record header", counted(limit - pos, "byte"),
                             describe_parent(parent), hs_));
     }
     Item it;
@@ -150,8 +152,9 @@ class Walker {
                               group_type_name(gtype), describe_group_label(gtype, it.id), it.size, hs_));
       }
       if (it.size > limit - pos) {
-        fail(pos, fmt::format("{} group '{}' of size {} runs {} bytes past the end of {}", group_type_name(gtype),
-                              describe_group_label(gtype, it.id), it.size, it.size - (limit - pos), parent_end(parent)));
+        fail(pos, fmt::format("{} group '{}' of size {} runs {} past the end of {}", group_type_name(gtype),
+                              describe_group_label(gtype, it.id), it.size, counted(it.size - (limit - pos), "byte"),
+                              parent_end(parent)));
       }
       it.total = it.size;
     } else {
@@ -168,8 +171,8 @@ class Walker {
       it.total = std::uint64_t(hs_) + it.size;
       if (it.total > limit - pos) {
         record_context(pos, it.type, it.id, limit - pos)
-            .fail(fmt::format("record data of {} bytes runs {} bytes past the end of {}", it.size,
-                              it.total - (limit - pos), parent_end(parent)));
+            .fail(fmt::format("record data of {} runs {} past the end of {}", counted(it.size, "byte"),
+                              counted(it.total - (limit - pos), "byte"), parent_end(parent)));
       }
     }
     return it;
@@ -322,10 +325,12 @@ class Planner {
 FileStart IndexBuilder::read_file_start(PluginBytes& out, const OpenOptions& options) {
   const auto bytes = out.bytes();
   const std::string& name = out.name();
+  if (const FileKind kind = file_kind(bytes); kind == FileKind::OblivionSave || kind == FileKind::SkyrimSave)
+    throw Error(name, 0, std::nullopt, fmt::format("this is {}, not a plugin", file_kind_text(kind)));
   if (bytes.size() < 24) {
     throw Error(name, 0, std::nullopt,
-                fmt::format("file of {} bytes is too short for a plugin; expected a TES4 record header and its HEDR field",
-                            bytes.size()));
+                fmt::format("file of {} is too short for a plugin; expected a TES4 record header and its HEDR field",
+                            counted(bytes.size(), "byte")));
   }
   const Signature first = Signature::from_bytes(bytes.data());
   if (first != kHeaderRecord) {

@@ -9,6 +9,7 @@
 #include "tesmod/error.hpp"
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/atomic_file.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/file_bytes.hpp"
 #include "tesmod/io/little_endian.hpp"
 
@@ -25,7 +26,7 @@ std::string_view strings_extension(StringsKind kind) {
 
 StringsFile StringsFile::parse(std::span<const std::uint8_t> bytes, StringsKind kind, const std::string& name) {
   auto fail = [&](std::uint64_t at, const std::string& what) { throw Error(name, at, std::nullopt, what); };
-  if (bytes.size() < 8) fail(0, fmt::format("{} bytes; expected at least the 8-byte string table header", bytes.size()));
+  if (bytes.size() < 8) fail(0, fmt::format("{}; expected at least the 8-byte string table header", counted(bytes.size(), "byte")));
   const std::uint32_t count = le::u32(bytes.data());
   const std::uint32_t data_size = le::u32(bytes.data() + 4);
   const std::uint64_t directory_end = 8 + std::uint64_t(count) * 8;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/little_endian.hpp"
 
 namespace tesmod {
@@ -17,7 +18,7 @@ bool SubrecordCursor::next(SubrecordView& out) {
   const std::uint8_t* p = body_.data();
   const std::uint32_t start = pos_;
   if (n - pos_ < 6) {
-    fail(pos_, fmt::format("{} bytes left at the end of the record; expected a 6-byte subrecord header", n - pos_));
+    fail(pos_, fmt::format("{} left at the end of the record; expected a 6-byte subrecord header", counted(n - pos_, "byte")));
   }
   Signature type = Signature::from_bytes(p + pos_);
   std::uint32_t size = le::u16(p + pos_ + 4);
@@ -37,8 +38,8 @@ bool SubrecordCursor::next(SubrecordView& out) {
   }
   const std::uint32_t data_at = pos_ + 6;
   if (size > n - data_at) {
-    fail(pos_, fmt::format("subrecord {} of size {} runs past the end of the record ({} bytes left)", type.str(), size,
-                           n - data_at));
+    fail(pos_, fmt::format("subrecord {} of size {} runs past the end of the record ({} left)", type.str(), size,
+                           counted(n - data_at, "byte")));
   }
   out.type = type;
   out.data = body_.subspan(data_at, size);

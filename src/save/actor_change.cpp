@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "tesmod/io/byte_reader.hpp"
+#include "tesmod/io/counted.hpp"
 
 namespace tesmod::save {
 
@@ -66,8 +67,8 @@ ActorChange decode_actor_change(std::span<const std::uint8_t> data, std::uint32_
   if (flags & kFactions) {
     const std::uint16_t n = r.u16("the Factions block's count (flag 0x40)");
     if (std::size_t(n) * 5 > r.remaining())
-      r.fail(fmt::format("the Factions block lists {} factions ({} bytes) but only {} bytes remain", n, n * 5,
-                         r.remaining()));
+      r.fail(fmt::format("the Factions block lists {} ({}) but only {} remain", counted(n, "faction"), counted(n * 5, "byte"),
+                         counted(r.remaining(), "byte")));
     std::vector<FactionRank>& list = c.factions.emplace();
     list.reserve(n);
     for (unsigned i = 0; i < n; ++i) {
@@ -80,8 +81,8 @@ ActorChange decode_actor_change(std::span<const std::uint8_t> data, std::uint32_
   if (flags & kSpells) {
     const std::uint16_t n = r.u16("the Spell List block's count (flag 0x20)");
     if (std::size_t(n) * 4 > r.remaining())
-      r.fail(fmt::format("the Spell List block lists {} spells ({} bytes) but only {} bytes remain", n, n * 4,
-                         r.remaining()));
+      r.fail(fmt::format("the Spell List block lists {} ({}) but only {} remain", counted(n, "spell"), counted(n * 4, "byte"),
+                         counted(r.remaining(), "byte")));
     std::vector<std::uint32_t>& list = c.spells.emplace(n);
     const auto irefs = r.bytes(std::size_t(n) * 4, "the spell irefs");
     if (n) std::memcpy(list.data(), irefs.data(), irefs.size());
@@ -91,8 +92,8 @@ ActorChange decode_actor_change(std::span<const std::uint8_t> data, std::uint32_
   if (flags & kModifiers) {
     const std::uint16_t n = r.u16("the Base Modifiers block's count (flag 0x10000000)");
     if (std::size_t(n) * 5 > r.remaining())
-      r.fail(fmt::format("the Base Modifiers block lists {} modifiers ({} bytes) but only {} bytes remain", n, n * 5,
-                         r.remaining()));
+      r.fail(fmt::format("the Base Modifiers block lists {} ({}) but only {} remain", counted(n, "modifier"),
+                         counted(n * 5, "byte"), counted(r.remaining(), "byte")));
     std::vector<ActorValueModifier>& list = c.modifiers.emplace();
     list.reserve(n);
     for (unsigned i = 0; i < n; ++i) {
@@ -113,7 +114,8 @@ ActorChange decode_actor_change(std::span<const std::uint8_t> data, std::uint32_
     const auto rest = r.bytes(r.remaining(), "the blocks of unknown flags");
     c.unknown_data.assign(rest.begin(), rest.end());
   } else if (!r.at_end()) {
-    r.fail(fmt::format("{} bytes follow the last block that the flags 0x{:08X} call for", r.remaining(), flags));
+    r.fail(fmt::format("{} {} the last block that the flags 0x{:08X} call for", counted(r.remaining(), "byte"),
+                       r.remaining() == 1 ? "follows" : "follow", flags));
   }
   return c;
 }

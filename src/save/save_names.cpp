@@ -151,7 +151,8 @@ std::optional<std::uint32_t> SaveFormNamer::resolve(std::string_view text) const
     const std::string_view file = text.substr(0, colon);
     const std::string_view object = text.substr(colon + 1);
     const auto id = text::HexFormNamer().resolve(object);
-    if (!id || *id > 0xFFFFFF || object.starts_with("0x") || object.starts_with("0X")) return std::nullopt;
+    if (!id || *id > 0xFFFFFF || object.starts_with("0x") || object.starts_with("0X") || object.starts_with('@'))
+      return std::nullopt;
     for (std::size_t i = 0; i < save_.plugins.size(); ++i)
       if (ascii::iequals(save_.plugins[i], file)) return std::uint32_t(i) << 24 | *id;
     return std::nullopt;

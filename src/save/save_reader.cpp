@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "tesmod/io/byte_reader.hpp"
+#include "tesmod/io/counted.hpp"
+#include "tesmod/plugin/file_kind.hpp"
 #include "tesmod/save/change_type.hpp"
 #include "tesmod/save/save_file.hpp"
 
@@ -52,13 +54,17 @@ class Parser {
     save_.form_ids = FormIdArray(read_u32_array("the FormID array"));
     save_.world_spaces = read_u32_array("the world space list");
     if (!r_.at_end())
-      r_.fail(fmt::format("{} bytes after the world space list, where the save should end", r_.remaining()));
+      r_.fail(fmt::format("{} after the world space list, where the save should end", counted(r_.remaining(), "byte")));
   }
 
  private:
   void read_headers() {
     const std::span<const std::uint8_t> magic = bytes_.first(std::min(bytes_.size(), kSaveMagic.size()));
     if (!looks_like_save(bytes_)) {
+      const FileKind kind = file_kind(bytes_);
+      if (kind == FileKind::SkyrimSave)
+        r_.fail("file header: this is a Skyrim save (TESV_SAVEGAME); only Oblivion saves are supported");
+      if (kind == FileKind::Plugin) r_.fail("file header: this is a plugin, not a save");
       if (magic.size() >= 4 && std::memcmp(magic.data(), "CON ", 4) == 0)
         r_.fail("file header: an Xbox 360 container ('CON '); extract the save from it first");
       r_.fail("file header: expected 'TES4SAVEGAME', the start of an Oblivion save");
@@ -142,15 +148,15 @@ class Parser {
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::uint64_t at = r_.file_offset();
       if (r_.remaining() < kCreatedHeaderSize)
-        r_.fail(fmt::format("created records: record {} of {}: expected a {}-byte record header but only {} bytes remain",
-                            i + 1, n, kCreatedHeaderSize, r_.remaining()));
+        r_.fail(fmt::format("created records: record {} of {}: expected a {}-byte record header but only {} remain",
+                            i + 1, n, kCreatedHeaderSize, counted(r_.remaining(), "byte")));
       CreatedRecord c;
       c.header = RecordHeader::read(r_.bytes(kCreatedHeaderSize, "created records: a record header").data(), Game::Oblivion);
       c.offset = at;
       if (c.header.data_size > r_.remaining())
         throw Error(r_.context().file, at, RecordRef{c.header.type, c.header.form_id, {}},
-                    fmt::format("created records: record {} of {}: its {} bytes of data run {} bytes past the end of the file",
-                                i + 1, n, c.header.data_size, c.header.data_size - r_.remaining()));
+                    fmt::format("created records: record {} of {}: its {} of data run {} past the end of the file", i + 1, n,
+                                counted(c.header.data_size, "byte"), counted(c.header.data_size - r_.remaining(), "byte")));
       c.data = r_.bytes(c.header.data_size, "created records: record data");
       save_.global.created.push_back(c);
     }
@@ -162,8 +168,8 @@ class Parser {
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::uint64_t at = r_.file_offset();
       if (r_.remaining() < kChangeRecordHeaderSize)
-        r_.fail(fmt::format("change records: change record {} of {}: expected a {}-byte header but only {} bytes remain",
-                            i + 1, n, kChangeRecordHeaderSize, r_.remaining()));
+        r_.fail(fmt::format("change records: change record {} of {}: expected a {}-byte header but only {} remain",
+                            i + 1, n, kChangeRecordHeaderSize, counted(r_.remaining(), "byte")));
       const std::uint8_t* p = r_.bytes(kChangeRecordHeaderSize, "change records: a header").data();
       const std::uint32_t form_id = le::u32(p);
       const std::uint8_t type = p[4];
@@ -172,9 +178,8 @@ class Parser {
       const std::uint16_t size = le::u16(p + 10);
       if (size > r_.remaining())
         throw Error(r_.context().file, at, RecordRef{change_type_signature(type), form_id, {}},
-                    fmt::format("change records: change record {} of {}: its {} bytes of data run {} bytes past the end "
-                                "of the file",
-                                i + 1, n, size, size - r_.remaining()));
+                    fmt::format("change records: change record {} of {}: its {} of data run {} past the end of the file",
+                                i + 1, n, counted(size, "byte"), counted(size - r_.remaining(), "byte")));
       save_.change_records.emplace_back(form_id, type, flags, version, r_.bytes(size, "change record data"), at);
     }
   }
@@ -182,7 +187,8 @@ class Parser {
   std::vector<std::uint32_t> read_u32_array(std::string_view what) {
     const std::uint32_t n = r_.u32(what);
     if (std::uint64_t(n) * 4 > r_.remaining())
-      r_.fail(fmt::format("{}: {} entries take {} bytes but only {} remain", what, n, std::uint64_t(n) * 4, r_.remaining()));
+      r_.fail(fmt::format("{}: {} take {} but only {} remain", what, counted(n, "entry", "entries"),
+                          counted(std::uint64_t(n) * 4, "byte"), r_.remaining()));
     std::vector<std::uint32_t> out(n);
     if (n) std::memcpy(out.data(), r_.bytes(std::size_t(n) * 4, what).data(), std::size_t(n) * 4);
     return out;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tesmod/io/ascii.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/plugin/record_flags.hpp"
@@ -157,7 +158,7 @@ void dump_text(const PluginFile& file, const DumpOptions& o, std::ostream& out) 
                   << (v.found ? " " + quote(v.text) : std::string(" (not in the string tables)")) << '\n';
               break;
             case FieldValue::Hex: {
-              out << head << fmt::format(" ({} bytes)", f.data.size());
+              out << head << " (" << counted(f.data.size(), "byte") << ")";
               constexpr std::size_t kPerLine = 32;
               if (f.data.size() <= kPerLine) {
                 if (!f.data.empty()) out << ' ' << hex_bytes(f.data);

@@ -5,6 +5,7 @@
 #include <array>
 #include <limits>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/little_endian.hpp"
 
 namespace tesmod::text {
@@ -190,7 +191,7 @@ void parse_element(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSc
       const std::string_view w = line.word();
       const auto bytes = parse_hex(w);
       if (!bytes || bytes->size() != m.byte_count)
-        line.fail_at(at, fmt::format("expected {} bytes as {} hex digits", m.byte_count, m.byte_count * 2));
+        line.fail_at(at, fmt::format("expected {} as {} hex digits", counted(m.byte_count, "byte"), m.byte_count * 2));
       out.insert(out.end(), bytes->begin(), bytes->end());
       return;
     }
@@ -375,7 +376,7 @@ void parse_layout_value(const FieldLayout& layout, LineScanner& line, const Fiel
       } while (line.accept(','));
       line.expect(']', "',' or ']'");
     }
-    if (!m.open && count != m.count) line.fail(fmt::format("{} holds exactly {} values, not {}", m.name, m.count, count));
+    if (!m.open && count != m.count) line.fail(fmt::format("{} holds exactly {}, not {}", m.name, counted(m.count, "value"), count));
   }
   line.expect_end();
 }

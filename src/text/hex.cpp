@@ -30,6 +30,14 @@ std::optional<std::uint32_t> parse_hex_u32(std::string_view digits) {
   return value;
 }
 
+std::optional<std::uint32_t> parse_raw_form_id(std::string_view text) {
+  if (text.starts_with('@')) return parse_hex_u32(text.substr(1));
+  if (text.starts_with("0x") || text.starts_with("0X")) return parse_hex_u32(text.substr(2));
+  return std::nullopt;
+}
+
+std::string raw_form_id(std::uint32_t form_id) { return fmt::format("@{:08X}", form_id); }
+
 bool looks_like_zstring(std::span<const std::uint8_t> data) {
   if (data.size() < 2 || data.back() != 0) return false;
   for (std::size_t i = 0; i + 1 < data.size(); ++i) {

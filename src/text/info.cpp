@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 
@@ -78,20 +79,26 @@ std::string info_text(const PluginFile& file, const TextCodec& codec) {
   for (std::size_t i = 0; i < h.masters.size(); ++i)
     line(i == 0 ? "masters" : "", fmt::format("[{:02X}] {}", i, codec.to_utf8(h.masters[i].name)));
   line("next id", fmt::format("0x{:06X}", h.next_object_id));
-  if (!h.overridden_forms.empty()) line("overrides", fmt::format("{} forms listed in ONAM", h.overridden_forms.size()));
+  if (!h.overridden_forms.empty()) line("overrides", fmt::format("{} listed in ONAM", counted(h.overridden_forms.size(), "form")));
   if (h.intv) line("INTV", std::to_string(*h.intv));
   if (h.incc) line("INCC", std::to_string(*h.incc));
   const std::uint64_t items = st.groups + st.records;
   line("groups", std::to_string(st.groups));
-  line("records", fmt::format("{} ({} compressed)", st.records, st.compressed));
+  line("records", fmt::format("{} ({} compressed; the TES4 header not counted)", st.records, st.compressed));
   if (std::uint64_t(std::int64_t(h.record_count)) != items)
     line("warning", fmt::format("HEDR counts {} records and groups; the file has {}", h.record_count, items));
   if (st.subrecords) {
-    line("subrecords", fmt::format("{} ({} with an XXXX size prefix); {} bytes inflated", st.subrecords->fields,
-                                   st.subrecords->oversize, st.subrecords->inflated_bytes));
+    line("subrecords", fmt::format("{} ({} with an XXXX size prefix); {} inflated", st.subrecords->fields,
+                                   st.subrecords->oversize, counted(st.subrecords->inflated_bytes, "byte")));
   }
   out += "records by type:\n";
   for (const auto& [type, n] : st.records_by_type) out += fmt::format("  {} {:>10}\n", type.str(), n);
+  out += "groups by type:\n";
+  for (const auto& [type, n] : st.groups_by_type) out += fmt::format("  {:<24} {:>10}\n", group_type_name(type), n);
+  if (file.game() != Game::Oblivion) {
+    out += "records by form version (the TES4 header included):\n";
+    for (const auto& [v, n] : st.form_versions) out += fmt::format("  {:<4} {:>10}\n", v, n);
+  }
   return out;
 }
 

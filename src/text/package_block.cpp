@@ -7,6 +7,7 @@
 
 #include "package_block_syntax.hpp"
 #include "tesmod/fields/condition.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/text/condition_text.hpp"
 
 namespace tesmod::text {
@@ -107,7 +108,7 @@ std::vector<std::uint8_t> read_hex(LineScanner& s, std::string_view what, std::s
   }
   if (!ok || (size != std::string_view::npos && out.size() != size)) {
     const std::string count = size == std::string_view::npos ? std::string("bytes as hex digits (- for none)")
-                                                             : fmt::format("{} bytes as {} hex digits", size, 2 * size);
+                                                             : fmt::format("{} as {} hex digits", counted(size, "byte"), 2 * size);
     s.fail_at(at, fmt::format("expected {}: {}{}", what, count, w.empty() ? std::string() : fmt::format(", found '{}'", w)));
   }
   return out;

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/text/hex.hpp"
 
 namespace tesmod::text {
@@ -267,7 +268,7 @@ std::string package_text(const Package& p, const PackageTextOptions& options, in
   const PackageData& d = h.data;
 
   if (p.editor_id) out.add(0, "EditorID: " + c.str(*p.editor_id));
-  if (p.vmad) out.add(0, fmt::format("VMAD: {} bytes (scripts)", p.vmad->data.size()));
+  if (p.vmad) out.add(0, fmt::format("VMAD: {} (scripts)", counted(p.vmad->data.size(), "byte")));
   out.add(0, "header");
   out.add(1, fmt::format("type: {}", enum_text(d.type)));
   out.add(1, "flags: " + flags_text(d.flags, package_flag_names(), 8));
@@ -292,11 +293,11 @@ std::string package_text(const Package& p, const PackageTextOptions& options, in
   }
   if (h.combat_style) out.add(1, "combat style: " + c.form(*h.combat_style));
   if (h.owner_quest) out.add(1, "owner quest: " + c.form(*h.owner_quest));
-  out.add(1, fmt::format("PKCU: {} data inputs, template {}, version {}", h.counter.data_input_count,
+  out.add(1, fmt::format("PKCU: {}, template {}, version {}", counted(h.counter.data_input_count, "data input"),
                          c.form(h.counter.template_package), h.counter.version));
 
   const PublicData& pub = p.public_data;
-  out.add(0, fmt::format("public data ({} inputs)", pub.inputs.size()));
+  out.add(0, fmt::format("public data ({})", counted(pub.inputs.size(), "input")));
   for (std::size_t i = 0; i < pub.inputs.size(); ++i) {
     const DataInput& in = pub.inputs[i];
     std::string id = "?";
@@ -319,7 +320,7 @@ std::string package_text(const Package& p, const PackageTextOptions& options, in
       const std::size_t level = 1 + depths[i];
       std::string line = c.str(b.type);
       if (b.procedure) line += " " + c.str(*b.procedure);
-      if (b.root) line += fmt::format(", {} branches, flags 0x{:X}", b.root->child_count, b.root->flags);
+      if (b.root) line += fmt::format(", {}, flags 0x{:X}", counted(b.root->child_count, "branch", "branches"), b.root->flags);
       if (b.flags) line += ", flags: " + flags_text(*b.flags, branch_flag_names(), 8);
       if (!b.input_ids.empty()) {
         std::vector<std::string> ids;

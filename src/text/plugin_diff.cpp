@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "tesmod/io/thread_count.hpp"
 #include "tesmod/plugin/compressed_body.hpp"
@@ -163,7 +164,8 @@ bool same_place(const PluginFile& a, std::uint32_t ga, const PluginFile& b, std:
 std::string owner_text(std::string_view type, std::uint32_t form_id, const FormNamer& namer) {
   std::string out = fmt::format("{} {:08X}", type, form_id);
   const std::string name = namer.name(form_id);
-  if (name.find(':') == std::string::npos && !name.starts_with("0x") && name != "NONE") out += ' ' + name;
+  if (name.find(':') == std::string::npos && !name.starts_with('@') && !name.starts_with("0x") && name != "NONE")
+    out += ' ' + name;
   return out;
 }
 
@@ -260,10 +262,19 @@ void render(RecordText& out, const Side& side, const IndexEntry& e, const TextCo
   append_record_text(out.text, header, stored, side.options, inflater);
   if (!side.shown_as.empty()) replace_own_prefix(out.text, side);
   const bool oblivion = side.file.game() == Game::Oblivion;
+  bool in_source = false;  // inside the lines of an inline script source
   for (std::string_view line : split_lines(out.text)) {
     // The compressed stream is how the fields are stored, not what they say; script sources
     // get a diff of their own.
+    if (in_source) {
+      in_source = line != "  }";
+      continue;
+    }
     if (line.starts_with("  zlib-stored ") || (oblivion && line.starts_with("  SCTX \""))) continue;
+    if (oblivion && line.starts_with("  SCTX ") && line.ends_with('{')) {
+      in_source = true;
+      continue;
+    }
     out.lines.push_back(line);
   }
   if (!oblivion) return;
@@ -288,13 +299,65 @@ std::string diff_line(char op, std::string_view line) {
   return out;
 }
 
+std::string ordinal(std::size_t n) {
+  const char* suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+// Where a hunk is, for a hunk whose lines the record holds more than once (one condition under
+// three quest aliases, a repeated field): `@the 2nd of 3 lines alike, after ALID "Guard"`, the
+// occurrence of its first line and the nearest line before it that the record holds only once.
+class Places {
+ public:
+  Places(std::span<const std::string_view> a, std::span<const std::string_view> b) : a_(a), b_(b) {
+    for (std::string_view line : a) ++count_a_[line];
+    for (std::string_view line : b) ++count_b_[line];
+  }
+
+  std::optional<std::string> of(const DiffHunk& hunk) const {
+    bool repeated = false;
+    for (const LineEdit& e : hunk.edits)
+      repeated = repeated || (e.op == LineOp::Added ? count_b_.at(b_[e.new_index]) : count_a_.at(a_[e.old_index])) > 1;
+    if (!repeated) return std::nullopt;
+    const LineEdit& first = hunk.edits.front();
+    const bool added = first.op == LineOp::Added;
+    const std::span<const std::string_view> side = added ? b_ : a_;
+    const auto& counts = added ? count_b_ : count_a_;
+    const std::size_t at = added ? first.new_index : first.old_index;
+    std::vector<std::string> parts;
+    if (const std::size_t n = counts.at(side[at]); n > 1) {
+      const std::size_t k = std::size_t(std::count(side.begin(), side.begin() + std::ptrdiff_t(at) + 1, side[at]));
+      parts.push_back(fmt::format("the {} of {} lines alike", ordinal(k), n));
+    }
+    // The record's header line (0) places nothing: every line is after it.
+    for (std::size_t k = at; k-- > 1;)
+      if (counts.at(side[k]) == 1) {
+        std::string_view anchor = side[k];
+        anchor.remove_prefix(indentation(anchor));
+        parts.push_back(fmt::format("after {}", anchor));
+        break;
+      }
+    if (parts.empty()) return std::nullopt;
+    std::string out = "@";
+    for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? ", " : "") + parts[k];
+    return out;
+  }
+
+ private:
+  std::span<const std::string_view> a_, b_;
+  std::unordered_map<std::string_view, std::size_t> count_a_, count_b_;
+};
+
 // The changed lines, each hunk after the unchanged lines that enclose it (its VMAD or package
-// block, script, procedure ...) and were not shown yet.
+// block, script, procedure ...) and were not shown yet, and, when the record holds its lines more
+// than once, after a line that says where it is (Places).
 std::vector<std::string> field_changes(std::span<const std::string_view> a, std::span<const std::string_view> b) {
   std::vector<std::string> out;
   const std::vector<LineEdit> edits = diff_lines(a, b);
+  const Places places(a, b);
   std::size_t shown = 0;  // old lines before this were shown, or need not be
   for (const DiffHunk& hunk : diff_hunks(edits, 0)) {
+    if (auto place = places.of(hunk)) out.push_back(std::move(*place));
     const LineEdit& first = hunk.edits.front();
     std::size_t limit = indentation(first.op == LineOp::Added ? b[first.new_index] : a[first.old_index]);
     std::vector<std::string_view> enclosing;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/text/record_text.hpp"
 
 namespace tesmod::text {
@@ -82,7 +83,7 @@ bool record_text_reads_back(std::string_view text, const RecordHeader& header, s
     std::vector<std::uint8_t> want = want_header;
     want.insert(want.end(), stored_body.begin(), stored_body.end());
     const auto diff = std::ranges::mismatch(got, want);
-    *why = fmt::format("the text reads back to {} bytes, not {}; first difference at byte {}", got.size(), want.size(),
+    *why = fmt::format("the text reads back to {}, not {}; first difference at byte {}", counted(got.size(), "byte"), want.size(),
                        diff.in1 - got.begin());
   }
   return false;

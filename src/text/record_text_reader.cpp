@@ -351,8 +351,14 @@ class EntriesReader {
       }
       if (*sig == Signature("SCTX")) {
         const std::size_t index = scripts++;
-        if (s.accept_word("file")) {
+        const bool crlf = s.accept_word("crlf");
+        if (!crlf && s.accept_word("file")) {
           add_field(*sig, script_file(s, h, index));
+        } else if (crlf || s.peek() == '{') {
+          s.expect('{', "'{' to open the script's lines");
+          s.expect_end();
+          const std::string source = source_lines(s, crlf);
+          add_field(*sig, {reinterpret_cast<const std::uint8_t*>(source.data()), source.size()});
         } else {
           const std::string source = s.quoted_string(*options_.codec);
           s.expect_end();
@@ -455,6 +461,39 @@ class EntriesReader {
       }
     }
     throw *best;
+  }
+
+  // The lines of an inline script source up to its closing '}' (record_text_writer.cpp): each
+  // after '|' (ending with the block's line break, CR LF with `crlf`, else LF) or ':' (ending with
+  // the other one), as written (blanks and all; only a CR that a CR LF text file adds is dropped);
+  // the last line ends the source. Blank and '#' lines between them are ignored.
+  std::string source_lines(const LineScanner& opening, bool crlf) {
+    std::string source;
+    std::string_view pending_break;  // after the line before
+    while (!lines_.done()) {
+      const std::string_view raw = lines_.take();
+      std::string_view line = raw;
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+      if (trim(line) == "}") return source;
+      if (trim(line).empty() || line.front() == '#') continue;
+      if (line.front() != '|' && line.front() != ':') {
+        LineScanner s(raw, lines_.number());
+        s.skip_blanks();
+        s.fail("expected a line of the script after '|' (or ':'), or '}' to close the script");
+      }
+      const bool other_break = line.front() == ':';
+      line.remove_prefix(1);
+      if (line.ends_with('\r')) line.remove_suffix(1);
+      source += pending_break;
+      pending_break = crlf != other_break ? "\r\n" : "\n";
+      try {
+        source += options_.codec->from_utf8(line);
+      } catch (const Error&) {
+        throw SyntaxError(lines_.number(), std::uint32_t(line.data() - raw.data()) + 1,
+                          fmt::format("a character that {} cannot store, or not UTF-8", options_.codec->code_page()));
+      }
+    }
+    throw SyntaxError(opening.line_number(), 1, "the script's lines are not closed: expected a line with '}'");
   }
 
   std::vector<std::uint8_t> script_file(LineScanner& s, const RecordHeader& h, std::size_t index) {

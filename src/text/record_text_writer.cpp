@@ -224,6 +224,7 @@ class RecordWriter {
     const std::size_t index = script_index_++;
     const std::string_view source = as_chars(v.data);
     if (!options_.scripts) {
+      if (source_lines(source)) return true;
       line_start();
       out_ += "SCTX ";
       append_quoted(out_, source, *options_.codec);
@@ -252,6 +253,57 @@ class RecordWriter {
     fmt::format_to(std::back_inserter(out_), " crc32={:08X}", crc);
     if (all_crlf(source)) out_ += " crlf";
     out_ += '\n';
+    return true;
+  }
+
+  // A source inline as a block of lines, each after '|', so that a changed line of the script is
+  // a changed line of the text (git diff through tesmod export --stdout):
+  //   SCTX crlf {
+  //     |scn MyScript
+  //     |
+  //   }
+  // `crlf`: lines end with CR LF, else with LF; a line that ends with the other break (sources the
+  // Construction Set Extender added to keep LF in a CR LF script) is written after ':' instead of
+  // '|'. A source that ends with a line break ends with an empty line. Sources a block cannot
+  // carry exactly (lone CRs, control characters, bytes the code page cannot show) stay one
+  // quoted line.
+  bool source_lines(std::string_view source) {
+    if (source.empty()) return false;
+    std::string utf8;
+    try {
+      utf8 = options_.codec->to_utf8(source);
+      if (options_.codec->from_utf8(utf8) != source) return false;
+    } catch (const std::exception&) {
+      return false;
+    }
+    std::size_t crlf_breaks = 0, lf_breaks = 0;
+    for (std::size_t i = 0; i < source.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(source[i]);
+      if (c == '\n') ++(i > 0 && source[i - 1] == '\r' ? crlf_breaks : lf_breaks);
+      else if (c == '\r' && (i + 1 >= source.size() || source[i + 1] != '\n')) return false;
+      else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) return false;
+    }
+    const bool crlf = crlf_breaks > 0 && crlf_breaks >= lf_breaks;
+    line_start();
+    out_ += crlf ? "SCTX crlf {\n" : "SCTX {\n";
+    std::size_t pos = 0;
+    while (true) {
+      std::size_t end = utf8.find('\n', pos);
+      const bool last = end == std::string::npos;
+      if (last) end = utf8.size();
+      std::string_view line = std::string_view(utf8).substr(pos, end - pos);
+      const bool ends_crlf = !last && line.ends_with('\r');
+      if (ends_crlf) line.remove_suffix(1);
+      indent_to(out_, field_indent_ + 2);
+      out_ += last || ends_crlf == crlf ? '|' : ':';
+      out_ += line;
+      out_ += '\n';
+      if (last) break;
+      pos = end + 1;
+    }
+    line_start();
+    out_ += "}\n";
+    structured_ = true;
     return true;
   }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "tesmod/io/counted.hpp"
 #include "tesmod/save/actor_names.hpp"
 #include "tesmod/save/change_type.hpp"
 #include "tesmod/text/hex.hpp"
@@ -82,7 +83,7 @@ nlohmann::ordered_json form_json(const SaveFile& save, const SaveFormNamer& name
 
 std::string form_text(const SaveFile& save, const SaveFormNamer& names, const TextCodec& codec, std::uint32_t iref) {
   const auto id = save.form_ids.form_id(iref);
-  if (!id) return fmt::format("iref {} (past the FormID array of {} entries)", iref, save.form_ids.size());
+  if (!id) return fmt::format("iref {} (past the FormID array of {})", iref, counted(save.form_ids.size(), "entry", "entries"));
   const FormInfo info = names.describe(*id);
   std::string out = fmt::format("{:08X}", *id);
   if (info.created) out += " (created)";
@@ -171,7 +172,7 @@ std::string save_info_text(const SaveFile& save, const TextCodec& codec) {
   line("globals", std::to_string(g.globals.size()));
   line("form ids", std::to_string(save.form_ids.size()));
   line("world spaces", std::to_string(save.world_spaces.size()));
-  line("temp effects", fmt::format("{} bytes", save.temporary_effects.size()));
+  line("temp effects", counted(save.temporary_effects.size(), "byte"));
   line("created", std::to_string(g.created.size()));
   for (const auto& [type, n] : created_counts(save)) out += fmt::format("  {} {:>10}\n", type.str(), n);
   line("changes", std::to_string(save.change_records.size()));
@@ -244,8 +245,8 @@ std::string actor_change_text(const SaveFile& save, const ChangeRecord& record, 
   out += fmt::format("{} {:08X}", record.type_signature().str(), record.form_id);
   if (self.plugin) out += " " + codec.to_utf8(*self.plugin);
   if (self.editor_id) out += " " + codec.to_utf8(*self.editor_id);
-  out += fmt::format("  flags 0x{:08X}, version {}, {} bytes at offset 0x{:X}\n", record.flags, record.version,
-                     record.data().size(), record.offset);
+  out += fmt::format("  flags 0x{:08X}, version {}, {} at offset 0x{:X}\n", record.flags, record.version,
+                     counted(record.data().size(), "byte"), record.offset);
   auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("  {:<14}{}\n", key, value); };
   if (c.form_flags) line("form flags", fmt::format("0x{:08X}", *c.form_flags));
   if (c.attributes) {
@@ -281,8 +282,8 @@ std::string actor_change_text(const SaveFile& save, const ChangeRecord& record, 
   }
   if (c.combat_style) line("combat style", form_text(save, names, codec, *c.combat_style));
   if (c.unknown_flags)
-    line("unknown", fmt::format("flags 0x{:08X} are not in the spec; {} bytes after the known blocks kept as found: {}",
-                                c.unknown_flags, c.unknown_data.size(), hex_bytes(c.unknown_data)));
+    line("unknown", fmt::format("flags 0x{:08X} are not in the spec; {} after the known blocks kept as found: {}",
+                                c.unknown_flags, counted(c.unknown_data.size(), "byte"), hex_bytes(c.unknown_data)));
   return out;
 }
 

@@ -109,7 +109,7 @@ std::string TextNamer::file_form(std::uint32_t form_id) const {
   const std::uint32_t top = form_id >> 24;
   std::string out;
   if (top >= files_.size() || !first_of_name_[top]) {
-    out = "0x";
+    out = "@";
     append_hex_digits(out, form_id, 8);
     return out;
   }
@@ -153,7 +153,8 @@ std::optional<std::uint32_t> TextNamer::resolve(std::string_view text) const {
       if (ascii::iequals(files_[k], file)) return std::uint32_t(k) << 24 | *object;
     return std::nullopt;
   }
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex_u32(text.substr(2));
+  if (const auto raw = parse_raw_form_id(text)) return raw;
+  if (text.starts_with('@') || text.starts_with("0x") || text.starts_with("0X")) return std::nullopt;
   const NameEntry* e = find_name(text, hash_name(text));
   if (!e || e->ambiguous) return std::nullopt;
   return e->form_id;

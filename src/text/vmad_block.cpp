@@ -10,6 +10,7 @@
 #include <map>
 
 #include "tesmod/error.hpp"
+#include "tesmod/text/hex.hpp"
 
 namespace tesmod::text {
 namespace {
@@ -82,7 +83,7 @@ class BlockWriter {
     if (colon != std::string::npos && !text.starts_with('"') &&
         std::any_of(text.begin(), text.begin() + std::ptrdiff_t(colon), is_word_break))
       text = '"' + text.substr(0, colon) + '"' + text.substr(colon);
-    return reads_back(text, form_id) ? text : fmt::format("0x{:08X}", form_id);
+    return reads_back(text, form_id) ? text : raw_form_id(form_id);
   }
 
   bool reads_back(const std::string& text, std::uint32_t form_id) const {

@@ -1,4 +1,5 @@
 // The command-line contract: commands, JSON keys, output lines and exit codes.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -58,6 +59,20 @@ TEST_F(Cli, InfoText) {
   ASSERT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Oblivion (20-byte headers, HEDR 1.00)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("REFR"), std::string::npos);
+  // The text shows the breakdowns the JSON has: groups by type and (Skyrim) by form version.
+  for (const std::string& plugin : {(dir / "TesmodSampleOblivion.esp").string(), sample()}) {
+    const auto text = run_cli({"info", plugin}).out;
+    const auto j = nlohmann::json::parse(run_cli({"info", plugin, "--json"}).out);
+    EXPECT_NE(text.find("\ngroups by type:\n"), std::string::npos) << text;
+    for (const auto& [type, n] : j["groups_by_type"].items())
+      EXPECT_NE(text.find(fmt::format("\n  {:<24} {:>10}\n", type, n.get<int>())), std::string::npos) << type << text;
+    EXPECT_EQ(text.find("records by form version") != std::string::npos, j.contains("form_versions")) << text;
+    if (j.contains("form_versions")) {
+      for (const auto& [v, n] : j["form_versions"].items())
+        EXPECT_NE(text.find(fmt::format("\n  {:<4} {:>10}\n", v, n.get<int>())), std::string::npos) << v << text;
+    }
+    EXPECT_NE(text.find(fmt::format("\nrecords       {} (", j["records"].get<int>())), std::string::npos) << text;
+  }
 }
 
 TEST_F(Cli, DumpFiltersAndFormats) {
@@ -72,6 +87,9 @@ TEST_F(Cli, DumpFiltersAndFormats) {
   auto by_id = run_cli({"dump", sample(), "--formid", "TesmodSample.esp:000800"});
   EXPECT_NE(by_id.out.find("MISC [00000800]"), std::string::npos) << by_id.out << by_id.err;
   EXPECT_EQ(by_id.out.find("BOOK"), std::string::npos);
+  // A FormID written out as the texts write it, or with 0x, names the same record.
+  for (const char* id : {"00000800", "0x00000800", "@00000800"})
+    EXPECT_EQ(run_cli({"dump", sample(), "--formid", id}).out, by_id.out) << id;
   auto refs = run_cli({"dump", sample(), "--type", "REFR", "--json"});
   auto j = nlohmann::json::parse(refs.out);
   // The REFR, inside its four enclosing groups.
@@ -90,7 +108,8 @@ TEST_F(Cli, VerifyAndRewrite) {
   const std::string out = (dir / "copy.esp").string();
   auto v = run_cli({"verify", sample(), (dir / "TesmodSampleOblivion.esp").string()});
   EXPECT_EQ(v.exit_code, 0);
-  EXPECT_EQ(v.out, "OK " + sample() + "\nOK " + (dir / "TesmodSampleOblivion.esp").string() + "\n");
+  EXPECT_EQ(v.out, "OK " + sample() + "\nOK " + (dir / "TesmodSampleOblivion.esp").string() +
+                       "\ntotal: 2 files; 2 passed, 0 failed\n");
   EXPECT_EQ(run_cli({"rewrite", sample(), "-o", out}).exit_code, 0);
   EXPECT_EQ(test::read_file(out), test::read_file(sample()));
   // The input is only replaced when asked.

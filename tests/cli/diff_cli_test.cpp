@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "sample_builder.hpp"
 #include "test_support.hpp"
 #include "tesmod/plugin/plugin.hpp"
 
@@ -244,6 +245,59 @@ TEST_F(DiffCli, Json) {
   EXPECT_EQ(j["summary"], nlohmann::json::parse(R"({"added": 0, "removed": 1, "changed": 1, "moved": 0})"));
 }
 
+// A quest objective with one condition under each of six target aliases: the changed one is
+// placed (which of the six, and the target line before it), in text and JSON.
+TEST_F(DiffCli, RepeatedLinesSayWhichOne) {
+  const fs::path quest = exported() / "QUST/DSilHand_M60Retaliation [020092FE].txt";
+  edit_line(quest, "QSTA target-alias=12 flags=0 unused=000000\n  CTDA GetDead() != 1.0 [pad=012B]",
+            "QSTA target-alias=12 flags=0 unused=000000\n  CTDA GetDead() != 0.0 [pad=012B]");
+  const std::string out = edited();
+  const auto r = run_cli({"diff", skyrim_plugin().string(), out});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "changed QUST 020092FE DSilHand_M60Retaliation\n"
+                              "  @ the 3rd of 6 lines alike, after QSTA target-alias=12 flags=0 unused=000000\n"
+                              "  - CTDA GetDead() != 1.0 [pad=012B]\n"
+                              "  + CTDA GetDead() != 0.0 [pad=012B]\n"
+                              "summary: 0 added, 0 removed, 1 changed, 0 moved\n"))
+      << r.out;
+  const auto j = nlohmann::json::parse(run_cli({"diff", skyrim_plugin().string(), out, "--json"}).out);
+  ASSERT_EQ(j["changed"].size(), 1u);
+  EXPECT_EQ(j["changed"][0]["lines"],
+            nlohmann::json::parse(R"(["@the 3rd of 6 lines alike, after QSTA target-alias=12 flags=0 unused=000000",
+                                      "-CTDA GetDead() != 1.0 [pad=012B]", "+CTDA GetDead() != 0.0 [pad=012B]"])"));
+  // A line the record holds once needs no place.
+  const fs::path sword = exported() / kSword;
+  edit_line(sword, "DATA value=700 weight=7.0", "DATA value=750 weight=7.0");
+  const auto both = run_cli({"diff", skyrim_plugin().string(), edited()});
+  EXPECT_TRUE(contains(both.out, "changed WEAP 0203ECAB DSilHand_TemperedSilverSword\n"
+                                 "  - DATA value=700 weight=7.0 damage=13\n"))
+      << both.out;
+}
+
+// README's walkthrough, run as written on the samples: the diff it shows is what the tool prints.
+TEST(DiffReadme, WalkthroughDiffIsWhatTheToolPrints) {
+  const std::string readme = read_text(fs::path(TESMOD_SOURCE_DIR) / "README.md");
+  const std::string start = "```\n--- samples/TesmodSampleOblivion.esp\n";
+  const std::size_t at = readme.find(start);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t end = readme.find("```\n", at + start.size());
+  ASSERT_NE(end, std::string::npos);
+  const std::string shown = readme.substr(at + 4, end - at - 4);
+
+  test::TempDir dir;
+  samples::write_all(dir / "samples");
+  const fs::path plugin = dir / "samples/TesmodSampleOblivion.esp";
+  export_to(plugin, dir / "quest");
+  edit_line(dir / "quest/DIAL/TesmodSampleTopic [00000807].txt", "GetStage(TesmodSampleQuest) >= 10.0",
+            "GetStage(TesmodSampleQuest) >= 20.0");
+  edit_line(dir / "quest/SCPT/TesmodSampleQuestScript [0000080A].obl", "if timer > 5", "if timer > 10");
+  import_to(dir / "quest", dir / "Edited.esp");
+  const auto r = run_cli({"diff", plugin.string(), (dir / "Edited.esp").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out, fmt::format("--- {}\n+++ {}\n", plugin.string(), (dir / "Edited.esp").string()) +
+                       shown.substr(shown.find("changed ")));
+}
+
 TEST_F(DiffCli, Errors) {
   const auto missing = run_cli({"diff", skyrim_plugin().string(), (tmp / "Missing.esp").string()});
   EXPECT_EQ(missing.exit_code, 1);
@@ -309,4 +363,45 @@ TEST_F(DiffCli, GitDiffShowsPluginsAsText) {
   // Without the attribute, git sees only bytes.
   write_text(repo / ".gitattributes", "");
   EXPECT_TRUE(contains(git(repo, "diff -- Mod.esp"), "Binary files a/Mod.esp and b/Mod.esp differ"));
+}
+
+// An Oblivion plugin in git: a one-line edit of a script shows as one changed source line
+// (the compiled fields that change with it, SCDA and SCHR, aside).
+TEST_F(DiffCli, GitDiffShowsAScriptEditAsOneLine) {
+  int status = 0;
+  git(tmp.path(), "--version", &status);
+  if (status != 0) GTEST_SKIP() << "git is not installed";
+  const fs::path repo = tmp / "repo";
+  fs::create_directories(repo);
+  git(repo, "init -q");
+  write_text(repo / ".gitattributes", "*.esp diff=tesmod\n");
+  git(repo, "config diff.tesmod.textconv " + quoted(quoted(TESMOD_CLI_PATH) + " export --stdout --no-masters"));
+  fs::copy_file(oblivion_plugin(), repo / "Mod.esp");
+  git(repo, "add .gitattributes Mod.esp");
+  git(repo, "commit -q -m base");
+
+  const fs::path dir = tmp / "text";
+  export_to(repo / "Mod.esp", dir);
+  edit_line(dir / "SCPT/LaulaFogQuestScript [00000800].obl", "set i to lFogDistance - 2000",
+            "set i to lFogDistance - 25000");
+  const auto r = run_cli({"import", dir.string(), "--in-place", (repo / "Mod.esp").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(contains(r.out, "compiled 1 changed script")) << r.out;
+
+  const std::string diff = git(repo, "diff -U0");
+  std::vector<std::string> source, other;
+  std::istringstream lines(diff);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("---") || line.starts_with("+++") || (line[0] != '-' && line[0] != '+')) continue;
+    const std::size_t text = line.find_first_not_of(' ', 1);
+    (text != std::string::npos && (line[text] == '|' || line[text] == ':') ? source : other).push_back(line);
+  }
+  EXPECT_EQ(source, (std::vector<std::string>{"-      |    set i to lFogDistance - 2000",
+                                              "+      |    set i to lFogDistance - 25000"}))
+      << diff;
+  for (const std::string& line : other) {
+    const std::string field = line.substr(line.find_first_not_of(' ', 1), 4);
+    EXPECT_TRUE(field == "SCDA" || field == "SCHR") << line << "\n" << diff;
+  }
+  EXPECT_FALSE(other.empty()) << diff;  // the compiled code changed with the source
 }

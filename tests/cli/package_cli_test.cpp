@@ -81,7 +81,7 @@ TEST_F(PackCli, TextOfEveryPackage) {
   EXPECT_TRUE(contains(r.out, "    preferred speed: jog (not used")) << r.out;
   EXPECT_TRUE(contains(r.out, "    interrupt flags: hellos to player (0x0001)\n")) << r.out;
   // The template is named by its EditorID (the plugin defines it); Skyrim.esm is not beside it.
-  EXPECT_TRUE(contains(r.out, "    PKCU: 1 data inputs, template TesmodTravelTemplate, version 0\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "    PKCU: 1 data input, template TesmodTravelTemplate, version 0\n")) << r.out;
   // The input is named after the template's data input 0; 00012345 is not defined anywhere: how
   // it is spelled is the plugin-aware namer's business.
   EXPECT_TRUE(contains(r.out, "    [0 \"Place to Travel\"] Location: near reference ")) << r.out;

@@ -23,8 +23,8 @@ std::vector<std::filesystem::path> corpus_saves() {
   return out;
 }
 
-// Exit 0, or exit 1 with an error message that names the file (on stderr; `verify` reports it
-// on stdout as its ERROR line).
+// Exit 0, or exit 1 with an error message that names the file (on stderr, as `tesmod: error:`;
+// `verify` also says ERROR and the file on stdout).
 void expect_clean(const test::CommandResult& r, const std::string& file, const std::string& what) {
   if (r.exit_code == 0) return;
   const std::string message = r.err.empty() ? r.out : r.err;

@@ -104,7 +104,7 @@ TEST_F(ScriptCli, Usage) {
 TEST_F(ScriptCli, List) {
   auto r = run_cli({"script", "list", plugin()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, fmt::format("SCPT {:08X} TesmodGreeting  object  72 bytes, 1 variables, 0 refs\n"
+  EXPECT_EQ(r.out, fmt::format("SCPT {:08X} TesmodGreeting  object  72 bytes, 1 variable, 0 refs\n"
                                "QUST {:08X} TesmodQuest  object  4 bytes, 0 variables, 0 refs\n",
                                greeting, quest));
   auto j = nlohmann::json::parse(run_cli({"script", "list", plugin(), "--json"}).out);
@@ -176,7 +176,7 @@ TEST_F(ScriptCli, CheckCompileAndVerifyDeep) {
   auto text = run_cli({"verify", "--deep", plugin(), plugin()});
   EXPECT_NE(text.out.find("  scripts: recompile 2/2 identical; compile fresh 2/2 identical by meaning (2 byte for byte)"),
             std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("total: 2 files\n  scripts: recompile 4/4 identical"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("total: 2 files; 2 passed, 0 failed\n  scripts: recompile 4/4 identical"), std::string::npos) << text.out;
 
   // Compile into a copy: a new script is added, an existing one replaced in place.
   const std::string copy = (dir / "copy.esp").string();

@@ -236,16 +236,39 @@ TEST_F(TextCli, UnknownGroupType) {
 
 TEST_F(TextCli, UnknownEditorIdInAReferenceIsAnError) {
   expect_edit_fails(skyrim(), kCoin, "object Note = TesmodSampleNote", "object Note = TesmodSampleNoet", 14,
-                    "unknown form 'TesmodSampleNoet': expected an EditorID, File.esp:00ABCDEF, 0x00ABCDEF or NONE "
+                    "unknown form 'TesmodSampleNoet': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE "
                     "(in record MISC 00000800)");
   expect_edit_fails(oblivion(), kQuest, "SCRI TesmodSampleQuestScript", "SCRI TesmodSampleQuestScrip", 5,
-                    "unknown form 'TesmodSampleQuestScrip': expected an EditorID, File.esp:00ABCDEF, 0x00ABCDEF or NONE "
+                    "unknown form 'TesmodSampleQuestScrip': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE "
                     "(in record QUST 00000809)");
   expect_edit_fails(skyrim(), kRoom, "NAME TesmodSampleCoin", "NAME TesmodSampleCion", 5, "unknown form 'TesmodSampleCion'");
   expect_edit_fails(skyrim(), kTopic, "GetItemCount(TesmodSampleCoin)", "GetItemCount(TesmodSampleCion)", 13,
                     "unknown form 'TesmodSampleCion': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE "
                     "(in record INFO 00000808)");
   expect_edit_fails(oblivion(), kQuest, "SCRI TesmodSampleQuestScript", "SCRI Oblivion.esm:00ABCDEF", 5, "");
+}
+
+// A FormID written out reads the same after '@' (how every text of tesmod writes one, and how
+// conditions and scripts read one) or '0x', wherever a form is read: field lines, VMAD blocks,
+// conditions and group labels.
+TEST_F(TextCli, RawFormIdsReadWithAtOrZeroX) {
+  for (const char* prefix : {"@", "0x"}) {
+    SCOPED_TRACE(prefix);
+    const fs::path dir = export_text(skyrim());
+    const std::string p = prefix;
+    edit(dir / kCoin, "object Note = TesmodSampleNote", "object Note = " + p + "00000801");
+    edit(dir / kRoom, "NAME TesmodSampleCoin", "NAME " + p + "00000800");
+    edit(dir / kRoom, "group cell_children TesmodSampleRoom {", "group cell_children " + p + "00000805 {");
+    edit(dir / kTopic, "GetItemCount(TesmodSampleCoin)", "GetItemCount(" + p + "800)");
+    const fs::path out = work_ / ("raw" + std::to_string(++count_)) / skyrim().filename();
+    fs::create_directories(out.parent_path());
+    const auto r = run_cli({"import", dir.string(), "-o", out.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(slurp(out), slurp(skyrim()));
+  }
+  // The message for a name no form has shows the form written out as it is read.
+  expect_edit_fails(skyrim(), kRoom, "NAME TesmodSampleCoin", "NAME @0000080G", 5,
+                    "unknown form '@0000080G': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE");
 }
 
 TEST_F(TextCli, ScriptThatDoesNotCompileNamesItsSourceLine) {

@@ -76,3 +76,70 @@ TEST(VerifyDeepCli, DamagedConditionFailsTheCheck) {
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["ok"], false);
 }
+
+// The first line of each file says what the exit code says, naming the failing checks, and the
+// closing line counts the files that passed and failed.
+TEST(VerifyDeepCli, FailingChecksMakeTheFirstLineDiffers) {
+  TESMOD_REQUIRE_CORPUS();
+  // Two of its scripts call commands of an OblivionOnline build nobody published (README).
+  const fs::path failing = corpus_dir() / "oblivion/klusark__OblivionOnline/OblivionOnline.esp";
+  const fs::path passing = corpus_dir() / "oblivion/Laulajatar__my-oblivion-mods/MOO Craftable Enchanted Arrows.esp";
+  ASSERT_TRUE(fs::exists(failing));
+  ASSERT_TRUE(fs::exists(passing));
+  const CommandResult r = run_cli({"verify", "--deep", passing.string(), failing.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(r.out.starts_with("OK " + passing.string() + "\n")) << r.out;
+  const std::string differs = "\nDIFFERS " + failing.string() + ": script_recompile ";
+  EXPECT_NE(r.out.find(differs), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\nOK " + failing.string()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ntotal: 2 files; 1 passed, 1 failed\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  const CommandResult j = run_cli({"verify", "--deep", "--json", passing.string(), failing.string()});
+  EXPECT_EQ(j.exit_code, 1);
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["ok"], false);
+  EXPECT_EQ(doc["passed"], 1);
+  EXPECT_EQ(doc["failed"], 1);
+  EXPECT_EQ(doc["files"][0]["verdict"], "ok");
+  EXPECT_TRUE(doc["files"][0]["failing_checks"].empty());
+  const auto& bad = doc["files"][1];
+  EXPECT_EQ(bad["verdict"], "differs");
+  EXPECT_EQ(bad["identical"], true);  // written back byte for byte: only the script checks fail
+  const auto& names = bad["failing_checks"];
+  EXPECT_NE(std::find(names.begin(), names.end(), "script_recompile"), names.end()) << names.dump();
+  // Each failing check named has failures in its figures, and each check with failures is named.
+  for (const auto& [name, c] : bad["checks"].items()) {
+    if (!c.is_object() || !c.contains("total")) continue;
+    const bool failed = c["identical"] != c["total"];
+    EXPECT_EQ(failed, std::find(names.begin(), names.end(), name) != names.end()) << name;
+  }
+}
+
+TEST(VerifyDeepCli, ErrorsGoToStderrAndCountAsFailed) {
+  TESMOD_REQUIRE_CORPUS();
+  const fs::path good = corpus_dir() / "oblivion/Laulajatar__my-oblivion-mods/MOO Craftable Enchanted Arrows.esp";
+  TempDir dir;
+  std::vector<std::uint8_t> bytes = read_file(good);
+  bytes.resize(bytes.size() / 2);
+  const fs::path broken = dir / "broken.esp";
+  write_file(broken, bytes);
+  const CommandResult r = run_cli({"verify", broken.string(), good.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.err.starts_with("tesmod: error: " + broken.string() + ": offset 0x")) << r.err;
+  EXPECT_EQ(r.out, "ERROR " + broken.string() + "\nOK " + good.string() + "\ntotal: 2 files; 1 passed, 1 failed\n");
+}
+
+// A check with nothing to check is not printed (no `pack: 0/0` for a plugin without packages);
+// the JSON keeps it.
+TEST(VerifyDeepCli, EmptyChecksAreNotPrinted) {
+  TESMOD_REQUIRE_CORPUS();
+  const fs::path plugin = corpus_dir() / "oblivion/Laulajatar__my-oblivion-mods/MOO Craftable Enchanted Arrows.esp";
+  ASSERT_TRUE(fs::exists(plugin));
+  const nlohmann::json j = deep_json(plugin);
+  ASSERT_EQ(j["files"][0]["checks"]["pack"]["total"], 0);
+  const CommandResult r = run_cli({"verify", "--deep", plugin.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("0/0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  text_round_trip: "), std::string::npos) << r.out;
+}

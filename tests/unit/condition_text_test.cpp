@@ -369,7 +369,7 @@ TEST(PluginFormNamer, NamesByEditorIdOrFileAndObjectId) {
   EXPECT_EQ(names.name(0x02000801), "Mod.esp:00000801");
   EXPECT_EQ(names.name(0x02000802), "Mod.esp:00000802");
   EXPECT_EQ(names.name(0x01000ABC), "Missing.esm:00000ABC");
-  EXPECT_EQ(names.name(0x05000001), "0x05000001");  // no file has index 5
+  EXPECT_EQ(names.name(0x05000001), "@05000001");  // no file has index 5: written out, as it reads back
 
   EXPECT_EQ(names.resolve("sword"), 0x00000800u);
   EXPECT_EQ(names.resolve("SHIELD"), 0x02000800u);
@@ -379,6 +379,7 @@ TEST(PluginFormNamer, NamesByEditorIdOrFileAndObjectId) {
   EXPECT_EQ(names.resolve("Mod.esp:00000802"), 0x02000802u);
   EXPECT_EQ(names.resolve("Missing.esm:00000ABC"), 0x01000ABCu);
   EXPECT_EQ(names.resolve("0x05000001"), 0x05000001u);
+  EXPECT_EQ(names.resolve("@05000001"), 0x05000001u);
   EXPECT_FALSE(names.resolve("Other.esm:000001"));
   EXPECT_FALSE(names.resolve("Mod.esp:01000000"));  // more than 24 bits
   for (std::uint32_t id : {0x00000800u, 0x00000801u, 0x02000800u, 0x02000801u, 0x02000802u, 0x01000ABCu, 0x05000001u})

@@ -315,5 +315,68 @@ TEST(RecordText, ScriptSourcesComeFromTheirFiles) {
   EXPECT_THROW(f.read(text), SyntaxError);
 }
 
+
+// Inline (tesmod export --stdout, verify, diff), a source is a block of lines that reads back
+// to its exact bytes: CR LF or LF, with or without a final line break, both kinds mixed, blank
+// lines and lines that look like the format's own ('}', '#', 'record').
+TEST(RecordText, InlineScriptSourcesAreLinesThatReadBackExactly) {
+  Fixture f(Game::Oblivion);
+  RecordHeader h;
+  h.type = Signature("SCPT");
+  h.form_id = 0x01000805;
+  const std::string crlf_source = "scn Foo\r\n\r\nBegin GameMode\r\n\tset x to 1 ; }\r\nEnd";
+  const std::vector<std::string> sources = {
+      crlf_source,
+      crlf_source + "\r\n",                                  // a final line break
+      "scn Foo\n\nBegin GameMode\n  }\n#x\nrecord\nEnd\n",   // LF, format-like lines
+      "scn Foo\r\nBegin GameMode\r\nEnd\r\n;<CSEBlock>\n;</CSEBlock>\n",  // mixed, as CSE leaves them
+      "scn Foo\nBegin GameMode\r\nEnd",                      // mostly LF, one CR LF
+      "scn Foo ; trailing blanks   \r\n   \r\nEnd \t",      // blanks kept
+      "one line",
+      "\r\n",
+      "scn Caf\xE9",                                         // code-page bytes
+  };
+  for (const std::string& source : sources) {
+    SCOPED_TRACE(source);
+    const auto body = body_of({Field::zstring("EDID", "Foo"),
+                               Field::bytes("SCTX", std::span(reinterpret_cast<const std::uint8_t*>(source.data()), source.size()))});
+    const std::string text = f.write(h, body);
+    EXPECT_EQ(text.find("SCTX \""), std::string::npos) << text;  // lines, not one quoted string
+    EXPECT_NE(text.find("    |"), std::string::npos) << text;
+    EXPECT_EQ(f.read(text), record_bytes(h, body, Game::Oblivion)) << text;
+    // A text file whose lines end in CR LF (git autocrlf, an editor) reads the same.
+    std::string crlf_text;
+    for (char c : text) crlf_text += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    EXPECT_EQ(f.read(crlf_text), record_bytes(h, body, Game::Oblivion)) << text;
+  }
+  // One line per source line: an edit of one line changes one line of the text.
+  const auto body = [](const std::string& source) {
+    return body_of({Field::bytes("SCTX", std::span(reinterpret_cast<const std::uint8_t*>(source.data()), source.size()))});
+  };
+  EXPECT_EQ(f.write(h, body(crlf_source)), "record SCPT 01000805\n"
+                                           "  SCTX crlf {\n"
+                                           "    |scn Foo\n"
+                                           "    |\n"
+                                           "    |Begin GameMode\n"
+                                           "    |\tset x to 1 ; }\n"
+                                           "    |End\n"
+                                           "  }\n");
+  EXPECT_EQ(f.write(h, body("a\r\nb\nc")), "record SCPT 01000805\n  SCTX crlf {\n    |a\n    :b\n    |c\n  }\n");
+  // What lines cannot carry exactly stays one quoted line: a lone CR, control characters.
+  for (const std::string& source : {std::string("a\rb"), std::string("a\x01" "b"), std::string("a\0b", 3)}) {
+    const std::string text = f.write(h, body(source));
+    EXPECT_NE(text.find("SCTX \""), std::string::npos) << text;
+    EXPECT_EQ(f.read(text), record_bytes(h, body(source), Game::Oblivion)) << text;
+  }
+  // Errors name the line.
+  const SyntaxError open = f.error("record SCPT 01000805\n  SCTX {\n    |scn Foo\n");
+  EXPECT_EQ(open.line(), 2u);
+  EXPECT_NE(open.message().find("not closed"), std::string::npos) << open.message();
+  const SyntaxError bare = f.error("record SCPT 01000805\n  SCTX {\n    |scn Foo\n    Begin GameMode\n  }\n");
+  EXPECT_EQ(bare.line(), 4u);
+  EXPECT_EQ(bare.column(), 5u);
+  EXPECT_NE(bare.message().find("after '|'"), std::string::npos) << bare.message();
+}
+
 }  // namespace
 }  // namespace tesmod::text

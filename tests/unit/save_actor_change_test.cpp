@@ -175,7 +175,7 @@ TEST(SaveActorChange, TrailingBytesAreAnError) {
     decode_actor_change(data, kEveryFlag, kWhere, 0x10C);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(e.detail().find("1 bytes follow the last block"), std::string::npos) << e.what();
+    EXPECT_NE(e.detail().find("1 byte follows the last block"), std::string::npos) << e.what();
     EXPECT_EQ(e.offset(), 0x10Cu + data.size() - 1);
   }
 }

@@ -215,7 +215,7 @@ TEST(SaveFile, ErrorsNameTheSection) {
   EXPECT_NE(error_of(bad).find("screenshotSize is 15"), std::string::npos) << error_of(bad);
   bad = good;
   bad.push_back(0);
-  EXPECT_NE(error_of(bad).find("1 bytes after the world space list"), std::string::npos) << error_of(bad);
+  EXPECT_NE(error_of(bad).find("1 byte after the world space list"), std::string::npos) << error_of(bad);
   bad = good;
   bad[3] = 'X';
   EXPECT_NE(error_of(bad).find("expected 'TES4SAVEGAME'"), std::string::npos) << error_of(bad);

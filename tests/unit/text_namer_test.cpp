@@ -21,12 +21,22 @@ TEST(TextNamer, NamesReadBackToTheirForms) {
   EXPECT_EQ(n.name(0x01000801), "\"Dawn of Time.esp\":00000801");
   EXPECT_EQ(n.name(0x01000802), "\"Dawn of Time.esp\":00000802");
   EXPECT_EQ(n.name(0x00000014), "Skyrim.esm:00000014");
-  EXPECT_EQ(n.name(0x05000001), "0x05000001");
+  EXPECT_EQ(n.name(0x05000001), "@05000001");  // as conditions and scripts write a raw FormID
   for (std::uint32_t id : {0u, 0x00012EB7u, 0x01000800u, 0x01000801u, 0x01000802u, 0x00000014u, 0x05000001u})
     EXPECT_EQ(n.resolve(n.name(id)), id) << n.name(id);
   EXPECT_EQ(n.resolve("ironsword"), 0x00012EB7u);  // without regard to case
   EXPECT_EQ(n.resolve("dawn of time.esp:801"), 0x01000801u);  // the quotes only keep the text one word
   EXPECT_EQ(n.resolve("\"dawn of time.esp\":801"), 0x01000801u);
+  // A raw FormID reads the same after '@' (what every text writes) or '0x'.
+  EXPECT_EQ(n.resolve("@05000001"), 0x05000001u);
+  EXPECT_EQ(n.resolve("0x05000001"), 0x05000001u);
+  EXPECT_EQ(n.resolve("@00012eb7"), 0x00012EB7u);
+  EXPECT_EQ(n.resolve("@"), std::nullopt);
+  EXPECT_EQ(n.resolve("@123456789"), std::nullopt);  // more than 8 digits
+  EXPECT_EQ(n.resolve("@12G4"), std::nullopt);
+  EXPECT_EQ(HexFormNamer().resolve("@0001ABCD"), 0x0001ABCDu);
+  EXPECT_EQ(HexFormNamer().resolve("0x0001ABCD"), 0x0001ABCDu);
+  EXPECT_EQ(HexFormNamer().resolve("0001ABCD"), 0x0001ABCDu);
   EXPECT_EQ(n.resolve("SteelSword"), std::nullopt);
   EXPECT_EQ(n.resolve("Other.esm:000001"), std::nullopt);
   EXPECT_EQ(n.resolve("Skyrim.esm:1000000"), std::nullopt);  // more than 24 bits
@@ -62,7 +72,7 @@ TEST(TextNamer, AFileListedTwiceIsNotNamedByName) {
   TextNamer n({"Skyrim.esm", "skyrim.esm", "Mod.esp"});
   n.finish();
   EXPECT_EQ(n.name(0x00000014), "Skyrim.esm:00000014");
-  EXPECT_EQ(n.name(0x01000014), "0x01000014");
+  EXPECT_EQ(n.name(0x01000014), "@01000014");
   EXPECT_EQ(n.resolve(n.name(0x01000014)), 0x01000014u);
 }
 

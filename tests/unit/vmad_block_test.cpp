@@ -317,7 +317,7 @@ TEST(VmadBlock, EveryUnusualValueOfTheModelSurvives) {
 }
 
 TEST(VmadBlock, FormsThatTheNamerCannotReadBackAreWrittenInHex) {
-  // A namer whose names do not resolve: every form falls back to its hex FormID.
+  // A namer whose names do not resolve: every form falls back to its FormID written out, @01000800.
   class Lossy final : public text::FormNamer {
    public:
     std::string name(std::uint32_t) const override { return "alias"; }
@@ -330,7 +330,7 @@ TEST(VmadBlock, FormsThatTheNamerCannotReadBackAreWrittenInHex) {
   Vmad v;
   v.scripts.push_back({"S", Script::kLocal, {{"O", Property::kEdited, VmadObject::quest_alias(0x01000800, 1)}}});
   const std::string text = text::vmad_block_text(v, o);
-  EXPECT_EQ(text, "version 5 object-format 2\nscript S\n  object O = alias 1 of 0x01000800\n");
+  EXPECT_EQ(text, "version 5 object-format 2\nscript S\n  object O = alias 1 of @01000800\n");
   EXPECT_EQ(text::parse_vmad_block(text, "ACTI", o), v);
 }
 
@@ -348,7 +348,7 @@ TEST(VmadBlock, ErrorsNameTheLineAndColumn) {
   EXPECT_EQ(error_of("script S\n  int[] A = [1, \"2\"]\n"), "2:17: expected an int value");
   EXPECT_EQ(error_of("script S\n  int[] A = [1 2]\n"), "2:16: expected ',' or ']'");
   EXPECT_EQ(error_of("script S\n  int[] A = 1\n"), "2:13: expected '[' and the array items");
-  EXPECT_EQ(error_of("script S\n  object O = Nobody\n"), "2:14: unknown form 'Nobody': expected an EditorID, File.esp:00ABCDEF, 0x00ABCDEF or NONE");
+  EXPECT_EQ(error_of("script S\n  object O = Nobody\n"), "2:14: unknown form 'Nobody': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE");
   EXPECT_EQ(error_of("script S\n  object O = alias 3 MyQuest\n"), "2:22: expected 'of' and the quest");
   EXPECT_EQ(error_of("script S\n  int I 1\n"), "2:9: expected '=' and the value");
   EXPECT_EQ(error_of("script S\n  int I = 1 stat=removed\n"), "2:13: unexpected 'stat' (expected status=, or the end of the line)");

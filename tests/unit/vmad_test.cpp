@@ -325,7 +325,7 @@ TEST(VmadMalformed, BytesLeftOver) {
   Bytes b = every_type_v5();
   b.u8(0);
   Error e = decode_error(b, "WEAP");
-  EXPECT_TRUE(contains(e.detail(), "1 bytes left after the scripts; a VMAD of a WEAP record has no fragment section"))
+  EXPECT_TRUE(contains(e.detail(), "1 byte left after the scripts; a VMAD of a WEAP record has no fragment section"))
       << e.what();
   EXPECT_EQ(e.offset(), 1000u + b.size() - 1);
 

@@ -45,7 +45,7 @@ int run(const Args& args, const Common& common) {
   const TextCodec codec(common.encoding);
   OpenOptions options;
   options.threads = common.threads;
-  const PluginFile file = PluginFile::open(args.file, options);
+  const PluginFile file = open_plugin(args.file, options);
   PluginFormNamer::Options naming;
   naming.threads = common.threads;
   const PluginFormNamer namer = PluginFormNamer::build(file, naming);

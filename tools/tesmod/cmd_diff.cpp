@@ -105,8 +105,8 @@ Command add_diff(CLI::App& app, Common& common) {
   return {sub, [args, &common] {
             OpenOptions o;
             o.threads = common.threads;
-            const PluginFile old_file = PluginFile::open(args->old_file, o);
-            const PluginFile new_file = PluginFile::open(args->new_file, o);
+            const PluginFile old_file = open_plugin(args->old_file, o);
+            const PluginFile new_file = open_plugin(args->new_file, o);
             text::DiffOptions options;
             options.threads = common.threads;
             options.naming.load_masters = !args->no_masters;

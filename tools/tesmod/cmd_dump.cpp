@@ -30,7 +30,7 @@ Command add_dump(CLI::App& app, Common& common) {
             TextCodec codec(common.encoding);
             OpenOptions options;
             options.threads = common.threads;
-            PluginFile file = PluginFile::open(args->file, options);
+            PluginFile file = open_plugin(args->file, options);
             text::DumpOptions o;
             o.codec = &codec;
             for (const std::string& t : args->types) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/text/plugin_text.hpp"
 #include "tesmod/text/plugin_text_namer.hpp"
 
@@ -13,9 +14,11 @@ namespace {
 
 void print_list(std::string_view what, const std::vector<std::string>& names) {
   if (names.empty()) return;
-  std::cerr << fmt::format("tesmod: note: {} ({}):", what, names.size());
-  for (std::size_t i = 0; i < names.size() && i < 20; ++i) std::cerr << ' ' << names[i];
-  if (names.size() > 20) std::cerr << " ...";
+  std::cout << std::flush;  // after what stdout said so far, also through pipes
+  // Entries may hold blanks ("Skyrim.esm: not found"): they are separated by "; ".
+  std::cerr << fmt::format("tesmod: note: {} ({}): ", what, names.size());
+  for (std::size_t i = 0; i < names.size() && i < 20; ++i) std::cerr << (i ? "; " : "") << names[i];
+  if (names.size() > 20) std::cerr << "; ...";
   std::cerr << '\n';
 }
 
@@ -44,10 +47,11 @@ Command add_export(CLI::App& app, Common& common) {
   return {sub, [args, &common] {
             if (args->to_stdout == !args->dir.empty())
               throw UsageError("export: give DIR, or --stdout to print the plugin as one text");
+            expect_plugin(args->plugin);
             if (args->to_stdout) {
               OpenOptions o;
               o.threads = common.threads;
-              const PluginFile file = PluginFile::open(args->plugin, o);
+              const PluginFile file = open_plugin(args->plugin, o);
               text::PluginNamerOptions naming;
               naming.load_masters = !args->no_masters;
               naming.master_dirs.assign(args->data.begin(), args->data.end());
@@ -64,12 +68,18 @@ Command add_export(CLI::App& app, Common& common) {
             o.language = args->language;
             o.replace = args->replace;
             const text::ExportSummary s = text::export_plugin(args->plugin, args->dir, o);
-            std::cout << fmt::format("exported {} records and {} groups into {} files and {} folders ({} script files, {:.1f} MB of text)\n",
-                                     s.records, s.groups, s.files, s.folders, s.script_files, double(s.text_bytes) / 1e6);
+            // Records are counted as info and HEDR count them: the TES4 header apart.
+            std::cout << fmt::format(
+                "exported the TES4 header, {} and {} into {} and {} ({}, {}, a _group.txt in each folder, plugin.txt "
+                "and names.txt; {} of text)\n",
+                counted(s.records - 1, "record"), counted(s.groups, "group"), counted(s.all_files(), "file"),
+                counted(s.folders, "folder"), counted(s.files, "record file"), counted(s.script_files, "script source"),
+                s.text_bytes >= 1000000 ? fmt::format("{:.1f} MB", double(s.text_bytes) / 1e6)
+                                        : fmt::format("{:.1f} kB", double(s.text_bytes) / 1e3));
             if (s.hex_records || s.stored_records)
-              std::cout << fmt::format("{} records written with every field as hex and {} as their stored bytes, "
+              std::cout << fmt::format("{} written with every field as hex and {} as their stored bytes, "
                                        "because their typed text would not read back exactly\n",
-                                       s.hex_records, s.stored_records);
+                                       counted(s.hex_records, "record"), s.stored_records);
             print_list("masters not read, so their forms are shown as File:ID", s.masters_missing);
             return kExitOk;
           }};
@@ -101,13 +111,11 @@ Command add_import(CLI::App& app, Common& common) {
             const text::ImportSummary s = text::import_plugin(args->dir, target, o);
             print_list("listed but missing, so left out", s.missing);
             print_list("not listed, so added at the end of their group", s.unlisted);
-            std::cout << fmt::format("imported {} records and {} groups from {} files into {}\n", s.records, s.groups,
-                                     s.files, target);
+            std::cout << fmt::format("imported the TES4 header, {} and {} from {} into {}\n", counted(s.records - 1, "record"),
+                                     counted(s.groups, "group"), counted(s.files, "record file"), target);
             if (s.scripts_compiled) {
-              std::cout << fmt::format("compiled {} changed {}", s.scripts_compiled, s.scripts_compiled == 1 ? "script" : "scripts");
-              if (s.script_hints)
-                std::cout << fmt::format(" ({} {} of masters not at hand, from names.txt)", s.script_hints,
-                                         s.script_hints == 1 ? "name" : "names");
+              std::cout << "compiled " << counted(s.scripts_compiled, "changed script");
+              if (s.script_hints) std::cout << fmt::format(" ({} of masters not at hand, from names.txt)", counted(s.script_hints, "name"));
               std::cout << '\n';
             }
             return kExitOk;

@@ -33,7 +33,7 @@ Command add_info(CLI::App& app, Common& common) {
             OpenOptions options;
             options.threads = common.threads;
             options.count_subrecords = args->subrecords;
-            PluginFile file = PluginFile::open(args->file, options);
+            PluginFile file = open_plugin(args->file, options);
             if (args->json) {
               std::cout << text::info_json(file, codec).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                         << '\n';

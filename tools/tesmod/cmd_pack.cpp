@@ -71,7 +71,7 @@ class TemplateInputNames {
       try {
         OpenOptions o;
         o.threads = threads;
-        const PluginFile master = PluginFile::open(*path, o);
+        const PluginFile master = open_plugin(*path, o);
         add(master, [&](std::uint32_t id) { return remap(master, id, masters, i); });
       } catch (const Error&) {
       }
@@ -155,7 +155,7 @@ Rendered render(const PluginFile& file, const IndexEntry& e, Inflater& inflater,
 int run(const PackArgs& a, const Common& common) {
   OpenOptions open_options;
   open_options.threads = common.threads;
-  const PluginFile file = PluginFile::open(a.file, open_options);
+  const PluginFile file = open_plugin(a.file, open_options);
   const std::vector<const IndexEntry*> chosen = select_packages(file, a.record);
   const TextCodec codec(common.encoding);
   const PluginFormNamer names = PluginFormNamer::build(file, {.load_masters = true, .threads = common.threads});

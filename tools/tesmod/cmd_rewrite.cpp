@@ -32,6 +32,7 @@ Command add_rewrite(CLI::App& app, Common& common) {
             }
             OpenOptions options;
             options.threads = common.threads;
+            expect_plugin(args->file);
             Plugin plugin = Plugin::open(args->file, options);
             plugin.save(target);
             return kExitOk;

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "tesmod/io/ascii.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/io/text_encoding.hpp"
 #include "tesmod/save/actor_change.hpp"
 #include "tesmod/save/actor_editor.hpp"
@@ -99,7 +100,7 @@ void apply_set(save::ActorEditor& editor, const std::string& assignment) {
 
 int run_info(const Args& a) {
   const TextCodec codec(a.encoding);
-  const save::SaveFile s = save::SaveFile::open(a.file);
+  const save::SaveFile s = open_save(a.file);
   if (a.json) print_json(text::save_info_json(s, codec));
   else std::cout << text::save_info_text(s, codec);
   return kExitOk;
@@ -107,7 +108,7 @@ int run_info(const Args& a) {
 
 int run_npc(const Args& a) {
   const TextCodec codec(a.encoding);
-  const save::SaveFile s = save::SaveFile::open(a.file);
+  const save::SaveFile s = open_save(a.file);
   const save::SaveFormNamer names(s, a.data_dir);
   const std::uint32_t form_id = target_form(a.which, names);
   const save::ChangeRecord* record = s.find_actor(form_id);
@@ -151,7 +152,7 @@ int run_edit(const Args& a) {
   if (edits == 0) throw UsageError("save edit: nothing to change: give --set, --name, --add-spell, --remove-spell, "
                                    "--join-faction, --leave-faction or --faction-rank");
   const TextCodec codec(a.encoding);
-  save::SaveFile s = save::SaveFile::open(a.file);
+  save::SaveFile s = open_save(a.file);
   const save::SaveFormNamer names(s, a.data_dir);
   const std::uint32_t form_id = target_form(a.which, names);
   save::ActorEditor editor(s, form_id, &names);
@@ -174,14 +175,14 @@ int run_edit(const Args& a) {
   const std::filesystem::path target = e.in_place ? std::filesystem::path(a.file) : std::filesystem::path(e.output);
   s.save(target);
   const save::ChangeRecord& r = editor.record();
-  std::cout << fmt::format("{} {:08X}: {} edits, flags 0x{:08X}, data {} -> {} bytes, FormID array {} -> {} entries; wrote {}\n",
-                           r.type_signature().str(), r.form_id, edits, r.flags, bytes_before, r.data().size(),
+  std::cout << fmt::format("{} {:08X}: {}, flags 0x{:08X}, data {} -> {} bytes, FormID array {} -> {} entries; wrote {}\n",
+                           r.type_signature().str(), r.form_id, counted(edits, "edit"), r.flags, bytes_before, r.data().size(),
                            form_ids_before, s.form_ids.size(), target.string());
   return kExitOk;
 }
 
 int run_screenshot(const Args& a) {
-  const save::SaveFile s = save::SaveFile::open(a.file);
+  const save::SaveFile s = open_save(a.file);
   save::write_screenshot_png(s, a.png);
   std::cout << fmt::format("{}x{} screenshot written to {}\n", s.header.screenshot.width, s.header.screenshot.height, a.png);
   return kExitOk;

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/atomic_file.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/script/compiler.hpp"
@@ -55,7 +56,7 @@ std::vector<std::string> obse_builds(std::span<const PluginScript> scripts, std:
 }
 
 int run_list(const std::string& path, bool json) {
-  PluginFile file = PluginFile::open(path);
+  PluginFile file = open_plugin(path);
   const std::vector<PluginScript> scripts = script::plugin_scripts(file);
   if (json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -83,15 +84,16 @@ int run_list(const std::string& path, bool json) {
       std::cout << fmt::format("{}  error: {}\n", label(s), *s.error);
       continue;
     }
-    std::cout << fmt::format("{}  {}  {} bytes, {} variables, {} refs\n", label(s), script::script_type_name(s),
-                             s.data.has_bytecode ? s.data.bytecode.size() : 0, s.data.variables.size(), s.data.refs.size());
+    std::cout << fmt::format("{}  {}  {}, {}, {}\n", label(s), script::script_type_name(s),
+                             counted(s.data.has_bytecode ? s.data.bytecode.size() : 0, "byte"),
+                             counted(s.data.variables.size(), "variable"), counted(s.data.refs.size(), "ref"));
   }
   return kExitOk;
 }
 
 int run_decompile(const std::string& path, const std::string& which, const std::string& out_dir,
                   const std::vector<std::string>& named_builds) {
-  PluginFile file = PluginFile::open(path);
+  PluginFile file = open_plugin(path);
   const std::vector<PluginScript> all = script::plugin_scripts(file);
   const std::vector<std::string> builds = obse_builds(all, {}, named_builds);
   std::vector<const PluginScript*> chosen;
@@ -168,7 +170,7 @@ int run_compile(const CompileArgs& a) {
   const std::string source = read_text(a.source);
   if (a.editor_id.empty() && !script::script_name(source))
     throw UsageError("script compile: the source has no ScriptName line; give --edid");
-  PluginFile file = PluginFile::open(a.file);
+  PluginFile file = open_plugin(a.file);
   Plugin plugin = Plugin::from_file(file);
   script::CompileIntoOptions o;
   o.editor_id = a.editor_id;
@@ -200,7 +202,7 @@ int run_check(const std::string& source_path, const std::string& plugin_path, co
   o.obse_profile = parse_profile(obse);
   o.unquoted_strings = unquoted_strings;
   if (!plugin_path.empty()) {
-    file = PluginFile::open(plugin_path);
+    file = open_plugin(plugin_path);
     names = script::PluginNames::build(*file);
     scripts = script::plugin_scripts(*file);
     o.names = names.get();

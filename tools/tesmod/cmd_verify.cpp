@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "tesmod/io/counted.hpp"
 #include "tesmod/fields/field_check.hpp"
 #include "tesmod/fields/condition_check.hpp"
 #include "tesmod/fields/package_check.hpp"
@@ -78,10 +79,33 @@ Outcome verify_save(const std::string& path, bool deep) {
   return out;
 }
 
-bool checks_identical(const Outcome& o) {
-  for (const auto& [name, c] : o.checks)
-    if (c.identical != c.total || !c.failures.empty()) return false;
-  return true;
+// The checks a file failed, each named with its figures (`script_recompile 11/12 identical`),
+// the write-back first: what its first line and its JSON verdict say.
+std::vector<std::string> failing_checks(const Outcome& o, std::vector<std::string>* names = nullptr) {
+  std::vector<std::string> out;
+  const auto add = [&](std::string_view name, std::uint64_t identical, std::uint64_t total, bool failed) {
+    if (identical == total && !failed) return;
+    out.push_back(fmt::format("{} {}/{} identical", name, identical, total));
+    if (names) names->emplace_back(name);
+  };
+  if (o.status == Outcome::Different) {
+    out.push_back(fmt::format("written back: first difference at offset 0x{:X} ({}), in {}", o.offset, o.offset, o.where));
+    if (names) names->emplace_back("write_back");
+  }
+  if (o.scripts) {
+    const script::ScriptCheckReport& r = *o.scripts;
+    const auto failed = [&r](script::ScriptCheckKind kind) {
+      return std::ranges::any_of(r.failures, [kind](const auto& f) { return f.check == kind; });
+    };
+    add("script_recompile", r.recompile.identical, r.recompile.total, failed(script::ScriptCheckKind::Recompile));
+    add("script_compile_fresh", r.compile_fresh.identical, r.compile_fresh.total,
+        failed(script::ScriptCheckKind::CompileFresh));
+    add("script_decompile", r.decompile.identical, r.decompile.total, failed(script::ScriptCheckKind::Decompile));
+    add("script_decompile_in_place", r.decompile_in_place.identical, r.decompile_in_place.total,
+        failed(script::ScriptCheckKind::DecompileInPlace));
+  }
+  for (const auto& [name, c] : o.checks) add(name, c.identical, c.total, !c.failures.empty());
+  return out;
 }
 
 std::string field_failure_text(const std::string& check, const fields::FieldFailure& f) {
@@ -182,11 +206,12 @@ nlohmann::ordered_json failure_json(const script::ScriptCheckFailure& f) {
 std::string summary_text(const script::ScriptCheckReport& r) {
   std::string s = fmt::format(
       "scripts: recompile {}/{} identical; compile fresh {}/{} identical by meaning ({} byte for byte); decompile {}/{} "
-      "by meaning ({} byte for byte), {}/{} recompiled in place; {} used master facts ({} facts)",
+      "by meaning ({} byte for byte), {}/{} recompiled in place; {} used master facts ({})",
       r.recompile.identical, r.recompile.total, r.compile_fresh.identical, r.compile_fresh.total,
       r.compile_fresh.byte_identical, r.decompile.identical, r.decompile.total, r.decompile.byte_identical,
-      r.decompile_in_place.identical, r.decompile_in_place.total, r.hinted, r.hints);
-  if (r.unsourced) s += fmt::format("; {} left out (they call commands no public source gives)", r.unsourced);
+      r.decompile_in_place.identical, r.decompile_in_place.total, r.hinted, counted(r.hints, "fact"));
+  if (r.unsourced)
+    s += fmt::format("; {} left out ({} commands no public source gives)", r.unsourced, r.unsourced == 1 ? "it calls" : "they call");
   if (r.early_obse) s += fmt::format(", {} compiled as by an early OBSE", r.early_obse);
   if (!r.obse_plugins.empty()) s += fmt::format("; OBSE plugins: {}", fmt::join(r.obse_plugins, ", "));
   return s;
@@ -216,14 +241,17 @@ Command add_verify(CLI::App& app, Common& common) {
       ->needs(deep_flag);
   add_common_options(*sub, common);
   return {sub, [args, &common] {
-            bool all_ok = true;
+            std::uint64_t passed = 0, failed = 0;
             nlohmann::ordered_json files = nlohmann::ordered_json::array();
             script::ScriptCheckReport total;
             std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> check_totals;
             const DeepOptions deep{args->deep, !args->no_hints, common.encoding};
             for (const std::string& path : args->files) {
               const Outcome o = verify_one(path, common.threads, deep);
-              all_ok = all_ok && o.status == Outcome::Identical && checks_identical(o);
+              std::vector<std::string> failing_names;
+              const std::vector<std::string> failing = failing_checks(o, &failing_names);
+              const bool ok = o.status != Outcome::Failed && failing.empty();
+              ++(ok ? passed : failed);
               for (const auto& [name, c] : o.checks) {
                 // A structured binding named in a lambda: C++20, but not in clang before 16 (fuzz builds).
                 const std::string& check_name = name;
@@ -233,13 +261,17 @@ Command add_verify(CLI::App& app, Common& common) {
                 it->second.first += c.total;
                 it->second.second += c.identical;
               }
-              if (o.scripts) {
-                all_ok = all_ok && o.scripts->all_identical();
-                total.add(*o.scripts);
+              if (o.scripts) total.add(*o.scripts);
+              // Errors are reported as every command reports them; the file counts as failed.
+              if (o.status == Outcome::Failed) {
+                std::cout << std::flush;  // in order with the lines before it, also through 2>&1
+                std::cerr << "tesmod: error: " << o.error << '\n';
               }
               if (args->json) {
                 nlohmann::ordered_json j;
                 j["file"] = o.file;
+                j["verdict"] = ok ? "ok" : o.status == Outcome::Failed ? "error" : "differs";
+                j["failing_checks"] = failing_names;
                 j["identical"] = o.status == Outcome::Identical;
                 j["status"] = o.status == Outcome::Identical ? "identical"
                               : o.status == Outcome::Different ? "different"
@@ -275,32 +307,35 @@ Command add_verify(CLI::App& app, Common& common) {
                 files.push_back(std::move(j));
                 continue;
               }
-              if (o.status == Outcome::Identical) {
-                std::cout << "OK " << o.file << '\n';
-              } else if (o.status == Outcome::Different) {
-                std::cout << fmt::format("DIFFERENT {}: first difference at offset 0x{:X} ({}), in {}\n", o.file,
-                                         o.offset, o.offset, o.where);
-              } else {
-                std::cout << "ERROR " << o.error << '\n';
-              }
-              if (o.scripts) {
+              // The first line says what the exit code says: OK, DIFFERS (and what), or ERROR.
+              if (o.status == Outcome::Failed) std::cout << "ERROR " << o.file << '\n';  // the message: on stderr
+              else if (ok) std::cout << "OK " << o.file << '\n';
+              else std::cout << fmt::format("DIFFERS {}: {}\n", o.file, fmt::join(failing, "; "));
+              // A check with nothing to check (a plugin without packages: pack 0/0) is not shown.
+              if (o.scripts && (o.scripts->recompile.total || o.scripts->unsourced)) {
                 std::cout << "  " << summary_text(*o.scripts) << '\n';
                 for (const auto& f : o.scripts->failures) std::cout << "    " << failure_text(f) << '\n';
               }
               for (const auto& [name, c] : o.checks) {
+                if (c.total == 0 && c.failures.empty()) continue;
                 std::cout << fmt::format("  {}: {}/{} identical\n", name, c.identical, c.total);
                 for (const auto& f : c.failures) std::cout << "    " << field_failure_text(name, f) << '\n';
               }
             }
-            if (args->deep && !args->json && args->files.size() > 1) {
-              std::cout << fmt::format("total: {} files\n", args->files.size());
-              if (total.recompile.total || total.unsourced) std::cout << "  " << summary_text(total) << '\n';
-              for (const auto& [name, t] : check_totals)
-                std::cout << fmt::format("  {}: {}/{} identical\n", name, t.second, t.first);
+            if (!args->json && args->files.size() > 1) {
+              std::cout << fmt::format("total: {}; {} passed, {} failed\n", counted(args->files.size(), "file"), passed,
+                                       failed);
+              if (args->deep) {
+                if (total.recompile.total || total.unsourced) std::cout << "  " << summary_text(total) << '\n';
+                for (const auto& [name, t] : check_totals)
+                  if (t.first) std::cout << fmt::format("  {}: {}/{} identical\n", name, t.second, t.first);
+              }
             }
             if (args->json) {
               nlohmann::ordered_json j;
-              j["ok"] = all_ok;
+              j["ok"] = failed == 0;
+              j["passed"] = passed;
+              j["failed"] = failed;
               if (args->deep) {
                 j["script_totals"] = script_checks_json(total);
                 nlohmann::ordered_json totals = nlohmann::ordered_json::object();
@@ -310,7 +345,7 @@ Command add_verify(CLI::App& app, Common& common) {
               j["files"] = std::move(files);
               std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
             }
-            return all_ok ? kExitOk : kExitError;
+            return failed == 0 ? kExitOk : kExitError;
           }};
 }
 

@@ -51,7 +51,7 @@ int run(const VmadArgs& a, const Common& common) {
   const TextCodec codec(common.encoding);
   OpenOptions open;
   open.threads = common.threads;
-  const PluginFile file = PluginFile::open(a.file, open);
+  const PluginFile file = open_plugin(a.file, open);
   if (file.game() == Game::Oblivion) {
     throw UsageError(fmt::format("vmad: {} is an Oblivion plugin; VMAD fields (Papyrus scripts) exist only in Skyrim plugins",
                                  a.file));

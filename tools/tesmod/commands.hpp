@@ -8,6 +8,8 @@
 #include <string>
 
 #include "tesmod/plugin/file_header.hpp"
+#include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/save/save_file.hpp"
 
 namespace tesmod::cli {
 
@@ -42,12 +44,18 @@ Command add_diff(CLI::App& app, Common& common);
 // Adds --encoding and --threads to a subcommand.
 void add_common_options(CLI::App& sub, Common& common);
 
+// PluginFile::open and SaveFile::open, except that a save given for a plugin (or a plugin for a
+// save, or a Skyrim save) fails with what the file is and the command that reads it.
+PluginFile open_plugin(const std::string& path, const OpenOptions& options = {});
+void expect_plugin(const std::string& path);  // the check alone
+save::SaveFile open_save(const std::string& path);
+
 // Thrown for a command line that is well-formed for CLI11 but wrong for the command.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A FormID as given on the command line: "0001ABCD", "0x0001ABCD", or "File.esm:01ABCD"
+// A FormID as given on the command line: "0001ABCD", "0x0001ABCD", "@0001ABCD", or "File.esm:01ABCD"
 // (the object id in the named file, which must be a master of the plugin or the plugin itself).
 std::uint32_t parse_form_id_arg(const std::string& text, const FileHeader& header, const std::string& plugin_file_name);
 

@@ -9,8 +9,10 @@
 namespace tesmod::cli {
 namespace {
 
+// Hex digits, bare or after 0x or @ (as the texts write a FormID).
 std::optional<std::uint32_t> parse_hex(std::string s) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
+  else if (s.size() > 1 && s[0] == '@') s = s.substr(1);
   if (s.empty() || s.size() > 8) return std::nullopt;
   std::uint32_t v = 0;
   for (char c : s) {

@@ -16,14 +16,16 @@ class FormNamer {
   // The text for a FormID as stored in the plugin (its top byte indexes the master list).
   virtual std::string name(std::uint32_t form_id) const = 0;
   // The stored FormID for a text that name() produced (or any EditorID / hex form the namer
-  // accepts); nullopt when the text names nothing known.
+  // accepts: every namer reads `@00ABCDEF` and `0x00ABCDEF`); nullopt when the text names
+  // nothing known.
   virtual std::optional<std::uint32_t> resolve(std::string_view text) const = 0;
 };
 
-// Names every FormID as 8 hex digits (`0001ABCD`) and reads back 1-8 hex digits with an
-// optional 0x. For output where no plugin is at hand.
 // The error for a reference that resolve() did not know, saying what the text may hold.
 std::string unknown_form_message(std::string_view text);
+
+// Names every FormID as 8 hex digits (`0001ABCD`) and reads back 1-8 hex digits, bare or after
+// `@` or `0x`. For output where no plugin is at hand.
 
 class HexFormNamer final : public FormNamer {
  public:

@@ -43,7 +43,11 @@ struct RecordChange {
   // The changed lines of the record's text, each after its op character (`-` old, `+` new, ` `
   // an unchanged line that places them: the enclosing lines of a change inside a VMAD or package
   // block). Field lines lose the two spaces of field indentation. Script sources are left out
-  // here (see scripts), and so is a compressed record's zlib-stored line.
+  // here (see scripts), and so is a compressed record's zlib-stored line. A run of changes whose
+  // lines the record holds more than once (one condition under several quest aliases) comes
+  // after a line with op `@` that says where it is: which of the lines alike its first line is,
+  // and the nearest line before it that the record holds once (`@the 2nd of 3 lines alike,
+  // after ALID "Guard"`), in the old text when the run removes lines, else in the new.
   std::vector<std::string> lines;
   std::vector<ScriptSourceDiff> scripts;
   // What lines and scripts do not show: that a changed script's compiled code (SCDA, whose hex

@@ -48,6 +48,8 @@ struct ExportSummary {
   std::uint64_t stored_records = 0;  // records whose fields do not read: the stored bytes
   std::uint64_t text_bytes = 0;
   std::vector<std::string> masters_missing;
+  // Every file written: record files, script sources, a _group.txt per folder, plugin.txt and names.txt.
+  std::uint64_t all_files() const { return files + script_files + folders + 2; }
 };
 
 // Writes the folder (atomically: into a temporary folder beside it, renamed when complete). A

@@ -17,7 +17,8 @@
 // gives the next field a size prefix the writer would not add itself; `zlib-stored` carries a
 // compressed record's stored bytes, written back while the fields still inflate from them;
 // `stored-body` holds a record whose fields do not read, as stored. Oblivion script sources
-// (SCTX) live in their own files (`SCTX file "MyScript.obl" crc32=...`) or inline as a string.
+// (SCTX) live in their own files (`SCTX file "MyScript.obl" crc32=...`) or inline, as a block
+// of lines each after '|' (`SCTX crlf {` ... `}`; a quoted string when lines cannot carry it).
 #pragma once
 
 #include <cstdint>

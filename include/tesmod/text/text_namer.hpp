@@ -5,8 +5,8 @@
 //   Skyrim.esm:00012EB7           the defining file and the object id
 //   "Dawn of Time.esp":00000801   the same, quoted when the file name is not a plain word
 //   NONE                          FormID 0
-//   0x05001234                    a FormID whose top byte is past the plugin's own index (or
-//                                 names a file listed twice)
+//   @05001234                     a FormID whose top byte is past the plugin's own index (or
+//                                 names a file listed twice); 0x05001234 is read too
 //
 // Names come from three sources, in this order of precedence: the plugin's own records, the
 // folder's names file (the master EditorIDs export used, so import needs no masters), and the
