@@ -1,0 +1,252 @@
+// `tesmod conflicts`: every record more than one active plugin of a load order has, with its
+// versions in load order, the winner, xEdit's conflict category and the fields that differ in
+// the text form of `tesmod export`.
+#include <fmt/format.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "load_order_args.hpp"
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/io/workers.hpp"
+#include "tesmod/loadorder/conflicts.hpp"
+#include "tesmod/text/conflict_text.hpp"
+
+namespace tesmod::cli {
+
+nlohmann::ordered_json problems_json(const std::vector<loadorder::Problem>& problems);
+
+namespace {
+
+struct ConflictArgs {
+  LoadOrderArgs order;
+  bool json = false;
+  std::vector<std::string> only;
+  std::vector<std::string> types;
+  std::string form;
+  std::string plugin;
+};
+
+std::size_t terminal_width() {
+  winsize w{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 20) return w.ws_col;
+  if (const char* c = std::getenv("COLUMNS"))
+    if (int n = std::atoi(c); n > 20) return std::size_t(n);
+  return 120;
+}
+
+// The form --form names when it is a FormID: `File.esm:01ABCD` or a load-order FormID of eight
+// hex digits (0x allowed).
+std::optional<loadorder::FormKey> form_arg(const loadorder::LoadOrder& order, const std::string& text) {
+  auto hex = [](std::string_view s) -> std::optional<std::uint32_t> {
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+    if (s.empty() || s.size() > 8) return std::nullopt;
+    std::uint32_t v = 0;
+    for (char c : s) {
+      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      if (d < 0) return std::nullopt;
+      v = v << 4 | std::uint32_t(d);
+    }
+    return v;
+  };
+  if (const auto colon = text.rfind(':'); colon != std::string::npos) {
+    const auto plugin = order.find(text.substr(0, colon));
+    const auto id = hex(text.substr(colon + 1));
+    if (!plugin || !id) throw UsageError("--form: '" + text + "' names no plugin of the load order and object id");
+    return loadorder::FormKey{*plugin, *id & 0xFFFFFF};
+  }
+  if (text.size() == 8 || text.starts_with("0x") || text.starts_with("0X"))
+    if (const auto id = hex(text)) return order.from_load_order_form_id(*id);
+  return std::nullopt;
+}
+
+std::string form_id_text(const loadorder::LoadOrder& order, const loadorder::FormKey& key) {
+  const auto id = order.load_order_form_id(key);
+  return id ? fmt::format("{:08X}", *id) : fmt::format("{}:{:06X}", order.plugin(key.plugin).name, key.object_id);
+}
+
+struct Rendered {
+  std::vector<text::FieldDifference> fields;
+};
+
+std::string pad(const std::string& s, std::size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
+
+void append_text(std::string& out, const loadorder::LoadOrder& order, const loadorder::ConflictRecord& r,
+                 const std::vector<text::FieldDifference>& fields, const TextCodec& codec, std::size_t width) {
+  out += fmt::format("{} {} {}{} [{}]: {}\n", r.type.str(), form_id_text(order, r.form),
+                     r.editor_id.empty() ? std::string("-") : codec.to_utf8(r.editor_id),
+                     "", order.plugin(r.form.plugin).name, loadorder::category_name(r.category));
+  std::string versions = "  versions:";
+  for (const loadorder::ConflictVersion& v : r.versions)
+    versions += fmt::format(" {} ({}{})", order.plugin(v.version.plugin).name, loadorder::state_name(v.state),
+                            v.itpo ? ", itpo" : "");
+  out += versions + "\n";
+  if (fields.empty()) return;
+  // One column per version when the widest value of each fits the terminal; else a list.
+  std::vector<std::size_t> widths(r.versions.size() + 1, 0);
+  widths[0] = 5;
+  bool multiline = false;
+  for (const text::FieldDifference& f : fields) {
+    widths[0] = std::max(widths[0], f.field.size());
+    for (std::size_t i = 0; i < f.values.size(); ++i) {
+      const std::string& v = f.values[i] ? *f.values[i] : std::string("(none)");
+      multiline = multiline || v.find('\n') != std::string::npos;
+      widths[i + 1] = std::max({widths[i + 1], v.size(), order.plugin(r.versions[i].version.plugin).name.size()});
+    }
+  }
+  std::size_t total = 2;
+  for (std::size_t w : widths) total += w + 2;
+  if (!multiline && total <= width) {
+    std::string head = "  " + pad("field", widths[0]);
+    for (std::size_t i = 0; i < r.versions.size(); ++i)
+      head += "  " + pad(order.plugin(r.versions[i].version.plugin).name, widths[i + 1]);
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    out += head + "\n";
+    for (const text::FieldDifference& f : fields) {
+      std::string row = "  " + pad(f.field, widths[0]);
+      for (std::size_t i = 0; i < f.values.size(); ++i) row += "  " + pad(f.values[i] ? *f.values[i] : "(none)", widths[i + 1]);
+      while (!row.empty() && row.back() == ' ') row.pop_back();
+      out += row + "\n";
+    }
+    return;
+  }
+  for (const text::FieldDifference& f : fields) {
+    out += "  " + f.field + "\n";
+    for (std::size_t i = 0; i < f.values.size(); ++i) {
+      std::string v = f.values[i] ? *f.values[i] : "(none)";
+      for (std::size_t p = v.find('\n'); p != std::string::npos; p = v.find('\n', p + 1)) v.insert(p + 1, 6, ' ');
+      out += fmt::format("    {}: {}\n", order.plugin(r.versions[i].version.plugin).name, v);
+    }
+  }
+}
+
+}  // namespace
+
+Command add_conflicts(CLI::App& app, Common& common) {
+  auto args = std::make_shared<ConflictArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "conflicts", "Records more than one active plugin has: versions in load order, winner, category (conflict, "
+                   "override, no_conflict) and the fields that differ");
+  add_load_order_options(*sub, args->order, "Plugin files in load order, all active (instead of --data's lists)");
+  sub->add_flag("--json", args->json, "Print JSON");
+  sub->add_option("--only", args->only, "Only records of this category: conflict, override, no_conflict (repeatable)");
+  sub->add_option("--type", args->types, "Only records of this type, e.g. WEAP (repeatable)");
+  sub->add_option("--form", args->form, "Only this record: an EditorID, a load-order FormID (8 hex digits) or File.esm:ID");
+  sub->add_option("--plugin", args->plugin, "Only records this plugin has a version of");
+  add_common_options(*sub, common);
+  return {sub, [args, &common] {
+            const TextCodec codec(common.encoding);
+            const loadorder::LoadOrder order = open_load_order(args->order, common.threads);
+            loadorder::ConflictOptions options;
+            std::vector<loadorder::ConflictCategory> only;
+            for (const std::string& c : args->only) {
+              auto cat = loadorder::parse_category(c);
+              if (!cat) throw UsageError("--only: expected conflict, override or no_conflict, not '" + c + "'");
+              only.push_back(*cat);
+            }
+            for (const std::string& t : args->types) {
+              Signature s;
+              if (!Signature::parse(t, s)) throw UsageError("--type: expected a four-character record type, not '" + t + "'");
+              options.types.push_back(s);
+            }
+            if (!args->plugin.empty()) {
+              options.plugin = order.find(args->plugin);
+              if (!options.plugin) throw UsageError("--plugin: '" + args->plugin + "' is not in the load order");
+            }
+            std::string edid_filter;
+            if (!args->form.empty()) {
+              if (auto key = form_arg(order, args->form)) options.forms.push_back(*key);
+              else edid_filter = codec.from_utf8(args->form);
+            }
+            std::vector<loadorder::Problem> problems = order.problems();
+            std::vector<loadorder::ConflictRecord> all = loadorder::find_conflicts(order, options, problems);
+            std::vector<loadorder::ConflictRecord> records;
+            for (auto& r : all) {
+              if (!only.empty() && std::find(only.begin(), only.end(), r.category) == only.end()) continue;
+              if (!edid_filter.empty() && !ascii::iequals(r.editor_id, edid_filter)) continue;
+              records.push_back(std::move(r));
+            }
+            // The differing fields, on several threads.
+            const text::LoadOrderNamers namers(order);
+            std::vector<std::vector<text::FieldDifference>> fields(records.size());
+            std::vector<std::string> failures(records.size());
+            constexpr std::size_t kBatch = 32;
+            const std::size_t batches = (records.size() + kBatch - 1) / kBatch;
+            run_workers(batches, order.threads(), [&](auto claim) {
+              Inflater inflater;
+              for (std::size_t b = claim(); b < batches; b = claim())
+                for (std::size_t i = b * kBatch; i < std::min(records.size(), (b + 1) * kBatch); ++i) {
+                  if (records[i].category == loadorder::ConflictCategory::NoConflict) continue;
+                  try {
+                    fields[i] = text::conflict_fields(order, records[i], namers, codec, inflater);
+                  } catch (const std::exception& e) {
+                    failures[i] = e.what();
+                  }
+                }
+            });
+            for (std::size_t i = 0; i < records.size(); ++i)
+              if (!failures[i].empty())
+                problems.push_back({order.plugin(records[i].form.plugin).name, "fields not shown: " + failures[i]});
+
+            if (args->json) {
+              nlohmann::ordered_json j;
+              nlohmann::ordered_json names = nlohmann::ordered_json::array();
+              for (std::uint32_t p : order.active()) names.push_back(order.plugin(p).name);
+              j["load_order"] = std::move(names);
+              nlohmann::ordered_json list = nlohmann::ordered_json::array();
+              for (std::size_t i = 0; i < records.size(); ++i) {
+                const loadorder::ConflictRecord& r = records[i];
+                nlohmann::ordered_json e;
+                e["form_id"] = form_id_text(order, r.form);
+                e["file"] = order.plugin(r.form.plugin).name;
+                e["type"] = r.type.str();
+                e["editor_id"] = r.editor_id.empty() ? nlohmann::ordered_json(nullptr)
+                                                     : nlohmann::ordered_json(codec.to_utf8(r.editor_id));
+                nlohmann::ordered_json versions = nlohmann::ordered_json::array(), states = nlohmann::ordered_json::array(),
+                                       itpo = nlohmann::ordered_json::array();
+                for (const loadorder::ConflictVersion& v : r.versions) {
+                  versions.push_back(order.plugin(v.version.plugin).name);
+                  states.push_back(loadorder::state_name(v.state));
+                  if (v.itpo) itpo.push_back(order.plugin(v.version.plugin).name);
+                }
+                e["versions"] = std::move(versions);
+                e["states"] = std::move(states);
+                e["winner"] = order.plugin(r.winner().version.plugin).name;
+                e["category"] = loadorder::category_name(r.category);
+                e["itpo"] = std::move(itpo);
+                nlohmann::ordered_json fs = nlohmann::ordered_json::array();
+                for (const text::FieldDifference& f : fields[i]) {
+                  nlohmann::ordered_json values = nlohmann::ordered_json::array();
+                  for (const auto& v : f.values) values.push_back(v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr));
+                  fs.push_back({{"field", f.field}, {"values", std::move(values)}});
+                }
+                e["fields"] = std::move(fs);
+                list.push_back(std::move(e));
+              }
+              j["records"] = std::move(list);
+              j["problems"] = problems_json(problems);
+              std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+              return kExitOk;
+            }
+            const std::size_t width = terminal_width();
+            std::string out;
+            std::size_t counts[3] = {0, 0, 0};
+            for (std::size_t i = 0; i < records.size(); ++i) {
+              append_text(out, order, records[i], fields[i], codec, width);
+              ++counts[std::size_t(records[i].category)];
+            }
+            out += fmt::format("{} records: {} conflict, {} override, {} no_conflict\n", records.size(), counts[2], counts[1],
+                               counts[0]);
+            std::cout << out;
+            if (!problems.empty()) std::cerr << problems_text(problems);
+            return kExitOk;
+          }};
+}
+
+}  // namespace tesmod::cli
