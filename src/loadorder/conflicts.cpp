@@ -174,22 +174,30 @@ std::vector<ConflictRecord> find_conflicts(const LoadOrder& order, const Conflic
     });
   }
 
-  // The records with their versions in load order.
+  // The records with their versions in load order (overrides and defining entries both in key order).
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> definitions(defining_entry.begin(), defining_entry.end());
+  std::sort(definitions.begin(), definitions.end());
+  std::vector<const PluginFile*> files(order.plugins().size(), nullptr);
+  for (std::uint32_t p : active)
+    if (readable[p]) files[p] = &order.file(p);
   std::vector<ConflictRecord> records;
+  records.reserve(overrides.size() / 2);
+  auto def = definitions.begin();
   for (std::size_t i = 0; i < overrides.size();) {
     std::size_t j = i;
     while (j < overrides.size() && overrides[j].key == overrides[i].key) ++j;
     ConflictRecord r;
     r.form = FormKey{std::uint32_t(overrides[i].key >> 32), std::uint32_t(overrides[i].key)};
-    auto def = defining_entry.find(overrides[i].key);
-    if (def != defining_entry.end())
-      r.versions.push_back({RecordVersion{r.form.plugin, order.file(r.form.plugin).entry(def->second)}, {}, false});
+    r.versions.reserve(j - i + 1);
+    while (def != definitions.end() && def->first < overrides[i].key) ++def;
+    if (def != definitions.end() && def->first == overrides[i].key)
+      r.versions.push_back({RecordVersion{r.form.plugin, files[r.form.plugin]->entry(def->second)}, {}, false});
     else
       r.defining_version = false;
     for (std::size_t k = i; k < j; ++k) {
       if (k > i && overrides[k].rank == overrides[k - 1].rank) continue;  // a plugin's duplicate
       const std::uint32_t p = active[overrides[k].rank];
-      r.versions.push_back({RecordVersion{p, order.file(p).entry(overrides[k].entry)}, {}, false});
+      r.versions.push_back({RecordVersion{p, files[p]->entry(overrides[k].entry)}, {}, false});
     }
     i = j;
     if (r.versions.size() < 2) continue;
@@ -230,13 +238,15 @@ std::vector<ConflictRecord> find_conflicts(const LoadOrder& order, const Conflic
   out.reserve(records.size());
   for (std::size_t i = 0; i < records.size(); ++i)
     if (!failed[i]) out.push_back(std::move(records[i]));
-  // Ordered by load-order FormID (FormKey order is load order for active plugins).
-  std::sort(out.begin(), out.end(), [&](const ConflictRecord& a, const ConflictRecord& b) {
-    const auto fa = order.load_order_form_id(a.form), fb = order.load_order_form_id(b.form);
-    if (fa != fb) return fa.value_or(~0u) < fb.value_or(~0u);
-    return a.form < b.form;
-  });
-  return out;
+  // Ordered by load-order FormID.
+  std::vector<std::pair<std::uint64_t, std::size_t>> keys(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    keys[i] = {std::uint64_t(order.load_order_form_id(out[i].form).value_or(~0u)) << 32 | i, i};
+  std::sort(keys.begin(), keys.end());
+  std::vector<ConflictRecord> sorted;
+  sorted.reserve(out.size());
+  for (const auto& [k, i] : keys) sorted.push_back(std::move(out[i]));
+  return sorted;
 }
 
 }  // namespace tesmod::loadorder

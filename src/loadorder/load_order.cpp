@@ -377,23 +377,19 @@ const PluginFile& LoadOrder::open_file(std::uint32_t position, unsigned threads)
 }
 
 void LoadOrder::read_files(std::span<const std::uint32_t> positions) const {
-  constexpr std::uintmax_t kLarge = 16u << 20;  // worth indexing on every thread
-  std::vector<std::uint32_t> large, small;
+  // Largest first, each on one thread (an index walk is bound by memory latency: a second thread
+  // does not speed one file up), so that the small ones are read beside the large one.
+  std::vector<std::pair<std::uintmax_t, std::uint32_t>> by_size;
   for (std::uint32_t p : positions) {
     std::error_code ec;
     const std::uintmax_t size = fs::file_size(plugins_[p].path, ec);
-    (!ec && size >= kLarge ? large : small).push_back(p);
+    by_size.emplace_back(ec ? 0 : size, p);
   }
-  for (std::uint32_t p : large) {
-    try {
-      open_file(p, threads_);
-    } catch (const std::exception&) {
-    }
-  }
-  run_workers(small.size(), threads_, [&](auto claim) {
-    for (std::size_t k = claim(); k < small.size(); k = claim()) {
+  std::sort(by_size.begin(), by_size.end(), std::greater<>());
+  run_workers(by_size.size(), threads_, [&](auto claim) {
+    for (std::size_t k = claim(); k < by_size.size(); k = claim()) {
       try {
-        open_file(small[k], 1);
+        open_file(by_size[k].second, 1);
       } catch (const std::exception&) {
       }
     }

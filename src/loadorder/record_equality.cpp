@@ -8,8 +8,22 @@
 
 namespace tesmod::loadorder {
 
+std::span<const std::uint8_t> LoadedRecord::fields() const {
+  if (!read_) {
+    if (entry_.is_compressed()) {
+      const auto body = bytes_->body(entry_, *inflater_);
+      inflated_.assign(body.begin(), body.end());
+      fields_ = inflated_;
+    } else {
+      fields_ = stored;
+    }
+    read_ = true;
+  }
+  return fields_;
+}
+
 std::string LoadedRecord::editor_id() const {
-  auto id = find_editor_id(fields);
+  auto id = find_editor_id(fields());
   return id ? *id : std::string();
 }
 
@@ -27,11 +41,12 @@ bool RecordComparer::same_form_ids(std::uint32_t a, std::uint32_t b) const {
   if (a == b) return true;
   const auto& ma = file_maps_[a];
   const auto& mb = file_maps_[b];
-  // An index past a plugin's list names the plugin itself, as the game reads it.
-  for (std::size_t i = 0; i < std::max(ma.size(), mb.size()); ++i) {
-    const std::int64_t x = ma[std::min(i, ma.size() - 1)];
-    const std::int64_t y = mb[std::min(i, mb.size() - 1)];
-    if (x != y) return false;
+  // Each map ends with the plugin itself. An index that names a master in either plugin and is
+  // valid in both must name the same plugin in both; the plugins' own index in both (each names
+  // itself), or an index past either's list (no real FormID has one), cannot name two forms.
+  for (std::size_t i = 0; i < std::min(ma.size(), mb.size()); ++i) {
+    const bool master_index = i + 1 < ma.size() || i + 1 < mb.size();
+    if (master_index && ma[i] != mb[i]) return false;
   }
   return true;
 }
@@ -43,15 +58,17 @@ LoadedRecord RecordComparer::load(const RecordVersion& version, Inflater& inflat
   out.type = version.entry.type;
   out.flags = version.entry.flags;
   out.form_id = version.entry.id;
-  const auto body = bytes.body(version.entry, inflater);
-  out.fields.assign(body.begin(), body.end());
+  out.stored = bytes.stored_body(version.entry);
+  out.bytes_ = &bytes;
+  out.entry_ = version.entry;
+  out.inflater_ = &inflater;
   return out;
 }
 
 RecordComparer::Resolved RecordComparer::resolve(const LoadedRecord& r) const {
   Resolved out;
   const ErrorContext where{order_.plugin(r.plugin).name, Error::kNoOffset, RecordRef{r.type, r.form_id, {}}};
-  for (const SubrecordView& v : read_subrecords(r.fields, where)) out.fields.push_back(Field::from_view(v));
+  for (const SubrecordView& v : read_subrecords(r.fields(), where)) out.fields.push_back(Field::from_view(v));
   fields::FormReferenceOptions options;
   options.localized = order_.plugin(r.plugin).header.is_localized() && order_.game() != Game::Oblivion;
   fields::visit_form_references(
@@ -68,6 +85,21 @@ RecordComparer::Resolved RecordComparer::resolve(const LoadedRecord& r) const {
 }
 
 namespace {
+
+// Whether the fields have the same types and sizes in the same order: what two records that
+// differ only in FormIDs share.
+bool same_field_shapes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  const ErrorContext none;
+  SubrecordCursor ca(a, none), cb(b, none);
+  SubrecordView va, vb;
+  while (true) {
+    const bool more_a = ca.next(va);
+    const bool more_b = cb.next(vb);
+    if (more_a != more_b) return false;
+    if (!more_a) return true;
+    if (va.type != vb.type || va.data.size() != vb.data.size()) return false;
+  }
+}
 
 bool same_field_list(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
   const ErrorContext none;
@@ -87,7 +119,7 @@ bool same_field_list(std::span<const std::uint8_t> a, std::span<const std::uint8
 bool RecordComparer::names_differ(const LoadedRecord& a, std::uint32_t plugin_b) const {
   std::vector<Field> fields;
   const ErrorContext where{order_.plugin(a.plugin).name, Error::kNoOffset, RecordRef{a.type, a.form_id, {}}};
-  for (const SubrecordView& v : read_subrecords(a.fields, where)) fields.push_back(Field::from_view(v));
+  for (const SubrecordView& v : read_subrecords(a.fields(), where)) fields.push_back(Field::from_view(v));
   const auto& ma = file_maps_[a.plugin];
   const auto& mb = file_maps_[plugin_b];
   bool differ = false;
@@ -111,15 +143,19 @@ bool RecordComparer::equal(const LoadedRecord& a, const LoadedRecord& b) const {
   if (a.type != b.type) return false;
   if ((a.flags & ~record_flags::kCompressed) != (b.flags & ~record_flags::kCompressed)) return false;
   try {
-    const bool same_fields = a.fields == b.fields || same_field_list(a.fields, b.fields);
+    // Stored alike (both compressed or both not, the same bytes): the same fields, uninflated.
+    const bool same_stored = a.entry_.is_compressed() == b.entry_.is_compressed() && std::ranges::equal(a.stored, b.stored);
+    const bool same_fields = same_stored || std::ranges::equal(a.fields(), b.fields()) ||
+                             same_field_list(a.fields(), b.fields());
     if (same_form_ids(a.plugin, b.plugin)) return same_fields;
     // The same bytes name the same forms unless a FormID's file index means another plugin in b.
     if (same_fields) return !names_differ(a, b.plugin);
+    if (!same_field_shapes(a.fields(), b.fields())) return false;  // more than FormIDs differ
     const Resolved ra = resolve(a);
     const Resolved rb = resolve(b);
     return ra.forms == rb.forms && ra.fields == rb.fields;
   } catch (const Error&) {
-    return a.fields == b.fields;  // fields that do not read: only byte-identical ones are equal
+    return std::ranges::equal(a.stored, b.stored);  // fields that do not read: only byte-identical ones are equal
   }
 }
 

@@ -1,9 +1,11 @@
 #include "tesmod/text/conflict_text.hpp"
 
-#include <map>
+#include <algorithm>
 #include <mutex>
 
+#include "tesmod/plugin/field.hpp"
 #include "tesmod/plugin/record_flags.hpp"
+#include "tesmod/plugin/subrecord.hpp"
 #include "tesmod/text/record_text.hpp"
 #include "tesmod/text/text_namer.hpp"
 
@@ -35,10 +37,12 @@ const FormNamer& LoadOrderNamers::for_plugin(std::uint32_t position) const {
 
 namespace {
 
-// A version's text split into rows: key (signature and occurrence) -> value.
-struct Rows {
-  std::vector<std::string> order;  // keys in first-seen order
-  std::map<std::string, std::string> values;
+// A version's text split into rows, in order: the key (signature and occurrence: "CNTO" and 1
+// for the second CNTO) and the text after the signature.
+struct Row {
+  std::string_view field;
+  int occurrence = 0;
+  std::string value;
 };
 
 std::string flags_text(Signature type, std::uint32_t flags, Game game) {
@@ -50,82 +54,215 @@ std::string flags_text(Signature type, std::uint32_t flags, Game game) {
   return out.empty() ? "0" : out;
 }
 
-Rows split_rows(std::string_view text, const std::string& flags) {
-  Rows rows;
-  rows.order.push_back("flags");
-  rows.values["flags"] = flags;
-  std::map<std::string, int> seen;
-  std::string* open = nullptr;  // the row a block's inner lines belong to
+// text must outlive the rows (their fields view it).
+std::vector<Row> split_rows(std::string_view text, std::string flags) {
+  std::vector<Row> rows;
+  rows.push_back({"flags", 0, std::move(flags)});
   std::size_t pos = text.find('\n');  // the header line is not a row
   pos = pos == std::string_view::npos ? text.size() : pos + 1;
+  bool open = false;  // the last row may take a block's inner lines
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
+    const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     std::size_t indent = 0;
     while (indent < line.size() && line[indent] == ' ') ++indent;
-    std::string_view body = line.substr(indent);
+    const std::string_view body = line.substr(indent);
     if (body.empty()) continue;
     if (indent > 2 || body == "}") {  // inside a VMAD or package block
       if (open) {
-        *open += '\n';
-        *open += line.substr(std::min<std::size_t>(indent, 2));
+        rows.back().value += '\n';
+        rows.back().value += line.substr(std::min<std::size_t>(indent, 2));
       }
       continue;
     }
     const std::size_t space = body.find(' ');
-    const std::string sig(body.substr(0, space));
+    const std::string_view sig = body.substr(0, space);
     if (sig == "XXXX" || sig == "zlib-stored") {  // storage, not content
-      open = nullptr;
+      open = false;
       continue;
     }
-    const std::string key = sig + "#" + std::to_string(seen[sig]++);
-    rows.order.push_back(key);
-    std::string& value = rows.values[key];
-    value = space == std::string_view::npos ? std::string() : std::string(body.substr(space + 1));
-    open = &value;
+    int occurrence = 0;
+    for (const Row& r : rows) occurrence += r.field == sig;
+    rows.push_back({sig, occurrence, space == std::string_view::npos ? std::string() : std::string(body.substr(space + 1))});
+    open = true;
   }
   return rows;
 }
 
 }  // namespace
 
+namespace {
+
+// A field, or a condition with the CIS1/CIS2 after it: what one row of a record's text shows.
+struct Unit {
+  Signature type;
+  int occurrence = 0;       // among the units of this type
+  std::size_t first = 0, last = 0;  // field indices
+};
+
+// Fields whose text depends on others around them: a Skyrim package's fields after EDID and
+// VMAD are one block, an Oblivion package's PKDT/PLDT/PSDT/PTDT and conditions too, and a
+// script's source reads with its compiled fields. A record where one of these differs is
+// written whole.
+bool needs_whole_record(Signature record, Signature field) {
+  static constexpr Signature kScript[] = {"SCHR", "SCDA", "SCTX", "SLSD", "SCVR", "SCRO", "SCRV"};
+  if (record == Signature("PACK") && field != Signature("EDID") && field != Signature("VMAD")) return true;
+  return std::find(std::begin(kScript), std::end(kScript), field) != std::end(kScript);
+}
+
+std::vector<Unit> units_of(std::span<const SubrecordView> fields) {
+  std::vector<Unit> out;
+  for (std::size_t i = 0; i < fields.size();) {
+    std::size_t last = i + 1;
+    if (fields[i].type == Signature("CTDA") || fields[i].type == Signature("CTDT"))
+      while (last < fields.size() && (fields[last].type == Signature("CIS1") || fields[last].type == Signature("CIS2")))
+        ++last;
+    int occurrence = 0;
+    for (const Unit& u : out) occurrence += u.type == fields[i].type;
+    out.push_back({fields[i].type, occurrence, i, last});
+    i = last;
+  }
+  return out;
+}
+
+bool same_unit(std::span<const SubrecordView> a, const Unit& ua, std::span<const SubrecordView> b, const Unit& ub) {
+  if (ua.last - ua.first != ub.last - ub.first) return false;
+  for (std::size_t k = 0; k < ua.last - ua.first; ++k) {
+    const SubrecordView& x = a[ua.first + k];
+    const SubrecordView& y = b[ub.first + k];
+    if (x.type != y.type || !std::ranges::equal(x.data, y.data)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<FieldDifference> conflict_fields(const loadorder::LoadOrder& order, const loadorder::ConflictRecord& record,
                                              const LoadOrderNamers& namers, const TextCodec& codec, Inflater& inflater) {
-  std::vector<Rows> versions;
-  for (const loadorder::ConflictVersion& v : record.versions) {
-    const PluginBytes& bytes = order.bytes(v.version.plugin);
-    const loadorder::LoadOrderPlugin& plugin = order.plugin(v.version.plugin);
+  const std::size_t n = record.versions.size();
+  // Each version's fields.
+  std::vector<std::vector<std::uint8_t>> bodies(n);
+  std::vector<std::vector<SubrecordView>> fields(n);
+  std::vector<std::vector<Unit>> units(n);
+  std::vector<RecordHeader> headers(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const loadorder::RecordVersion& version = record.versions[v].version;
+    const PluginBytes& bytes = order.bytes(version.plugin);
+    headers[v] = bytes.record_header(version.entry);
+    std::span<const std::uint8_t> body = bytes.stored_body(version.entry);
+    if (version.entry.is_compressed()) {  // the inflater's buffer is reused: keep a copy
+      const auto inflated = bytes.body(version.entry, inflater);
+      bodies[v].assign(inflated.begin(), inflated.end());
+      body = bodies[v];
+    }
+    const ErrorContext where{bytes.name(), version.entry.offset, RecordRef{version.entry.type, version.entry.id, {}}};
+    fields[v] = read_subrecords(body, where);
+    units[v] = units_of(fields[v]);
+  }
+  auto options_for = [&](std::size_t v) {
+    const loadorder::LoadOrderPlugin& plugin = order.plugin(record.versions[v].version.plugin);
     RecordTextOptions options;
     options.game = order.game();
-    options.namer = &namers.for_plugin(v.version.plugin);
+    options.namer = &namers.for_plugin(record.versions[v].version.plugin);
     options.codec = &codec;
     options.localized = order.game() != Game::Oblivion && plugin.header.is_localized();
-    std::string text;
-    const RecordHeader header = bytes.record_header(v.version.entry);
-    append_record_text(text, header, bytes.stored_body(v.version.entry), options, inflater);
-    versions.push_back(split_rows(text, flags_text(header.type, header.flags, order.game())));
-  }
-  std::vector<std::string> keys;
-  std::map<std::string, bool> listed;
-  for (const Rows& r : versions)
-    for (const std::string& k : r.order)
-      if (!listed[k]) {
-        listed[k] = true;
-        keys.push_back(k);
-      }
-  std::vector<FieldDifference> out;
-  for (const std::string& k : keys) {
-    FieldDifference d;
-    d.field = k.substr(0, k.find('#'));
+    return options;
+  };
+
+  // The units whose bytes are not the same in every version, in the order they first appear.
+  std::vector<std::pair<Signature, int>> keys;
+  for (const auto& list : units)
+    for (const Unit& u : list)
+      if (std::find(keys.begin(), keys.end(), std::pair(u.type, u.occurrence)) == keys.end())
+        keys.emplace_back(u.type, u.occurrence);
+  auto find_unit = [&](std::size_t v, Signature type, int occurrence) -> const Unit* {
+    for (const Unit& u : units[v])
+      if (u.type == type && u.occurrence == occurrence) return &u;
+    return nullptr;
+  };
+  std::vector<std::pair<Signature, int>> differing;
+  bool whole = false;
+  for (const auto& [type, occurrence] : keys) {
+    const Unit* first = find_unit(0, type, occurrence);
     bool differs = false;
-    for (const Rows& r : versions) {
-      auto it = r.values.find(k);
-      d.values.push_back(it == r.values.end() ? std::nullopt : std::optional<std::string>(it->second));
-      if (d.values.back() != d.values.front()) differs = true;
+    for (std::size_t v = 1; v < n && !differs; ++v) {
+      const Unit* u = find_unit(v, type, occurrence);
+      differs = !first || !u || !same_unit(fields[0], *first, fields[v], *u);
+    }
+    if (!differs) continue;
+    differing.emplace_back(type, occurrence);
+    whole = whole || needs_whole_record(record.type, type);
+  }
+
+  std::vector<FieldDifference> out;
+  const auto flags_of = [&](std::size_t v) { return flags_text(headers[v].type, headers[v].flags, order.game()); };
+  {
+    FieldDifference d;
+    d.field = "flags";
+    bool differs = false;
+    for (std::size_t v = 0; v < n; ++v) {
+      d.values.push_back(flags_of(v));
+      differs = differs || d.values.back() != d.values.front();
     }
     if (differs) out.push_back(std::move(d));
+  }
+  if (whole) {
+    // Every version written whole, its rows matched by type and occurrence.
+    std::vector<std::string> texts(n);
+    std::vector<std::vector<Row>> rows(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const loadorder::RecordVersion& version = record.versions[v].version;
+      const PluginBytes& bytes = order.bytes(version.plugin);
+      append_record_text(texts[v], headers[v], bytes.stored_body(version.entry), options_for(v), inflater);
+      rows[v] = split_rows(texts[v], std::string());
+    }
+    std::vector<std::pair<std::string_view, int>> row_keys;
+    for (const auto& list : rows)
+      for (std::size_t r = 1; r < list.size(); ++r)  // row 0: the flags, done above
+        if (std::find(row_keys.begin(), row_keys.end(), std::pair(list[r].field, list[r].occurrence)) == row_keys.end())
+          row_keys.emplace_back(list[r].field, list[r].occurrence);
+    for (const auto& [field, occurrence] : row_keys) {
+      FieldDifference d;
+      bool differs = false;
+      for (const auto& list : rows) {
+        const auto it = std::find_if(list.begin() + 1, list.end(),
+                                     [&](const Row& r) { return r.field == field && r.occurrence == occurrence; });
+        d.values.push_back(it == list.end() ? std::nullopt : std::optional<std::string>(it->value));
+        differs = differs || d.values.back() != d.values.front();
+      }
+      if (!differs) continue;
+      d.field = std::string(field);
+      out.push_back(std::move(d));
+    }
+    return out;
+  }
+  // Only the differing units, each written alone as export writes it.
+  for (const auto& [type, occurrence] : differing) {
+    FieldDifference d;
+    d.field = type.str();
+    for (std::size_t v = 0; v < n; ++v) {
+      const Unit* u = find_unit(v, type, occurrence);
+      if (!u) {
+        d.values.push_back(std::nullopt);
+        continue;
+      }
+      std::vector<Field> unit;
+      for (std::size_t k = u->first; k < u->last; ++k) unit.push_back(Field::from_view(fields[v][k]));
+      std::vector<std::uint8_t> body;
+      encode_fields(unit, body);
+      RecordHeader header = headers[v];
+      header.flags &= ~record_flags::kCompressed;
+      header.data_size = std::uint32_t(body.size());
+      std::string text;
+      append_record_text(text, header, body, options_for(v), inflater);
+      const std::vector<Row> rows = split_rows(text, std::string());
+      d.values.push_back(rows.size() > 1 ? std::optional<std::string>(rows[1].value) : std::optional<std::string>(""));
+    }
+    // Bytes that differ can read the same (one form under two master lists): no row then.
+    if (std::all_of(d.values.begin(), d.values.end(), [&](const auto& x) { return x == d.values.front(); })) continue;
+    out.push_back(std::move(d));
   }
   return out;
 }

@@ -2,6 +2,8 @@
 target_sources(tesmod PRIVATE
   text/field_text.cpp
   text/conflict_text.cpp
+  text/conflicts_json.cpp
+  text/json_string.cpp
   text/folder_format.cpp
   text/folder_names.cpp
   text/line_diff.cpp

@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "load_order_args.hpp"
@@ -17,10 +17,9 @@
 #include "tesmod/io/workers.hpp"
 #include "tesmod/loadorder/conflicts.hpp"
 #include "tesmod/text/conflict_text.hpp"
+#include "tesmod/text/conflicts_json.hpp"
 
 namespace tesmod::cli {
-
-nlohmann::ordered_json problems_json(const std::vector<loadorder::Problem>& problems);
 
 namespace {
 
@@ -66,20 +65,12 @@ std::optional<loadorder::FormKey> form_arg(const loadorder::LoadOrder& order, co
   return std::nullopt;
 }
 
-std::string form_id_text(const loadorder::LoadOrder& order, const loadorder::FormKey& key) {
-  const auto id = order.load_order_form_id(key);
-  return id ? fmt::format("{:08X}", *id) : fmt::format("{}:{:06X}", order.plugin(key.plugin).name, key.object_id);
-}
-
-struct Rendered {
-  std::vector<text::FieldDifference> fields;
-};
 
 std::string pad(const std::string& s, std::size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
 
 void append_text(std::string& out, const loadorder::LoadOrder& order, const loadorder::ConflictRecord& r,
                  const std::vector<text::FieldDifference>& fields, const TextCodec& codec, std::size_t width) {
-  out += fmt::format("{} {} {}{} [{}]: {}\n", r.type.str(), form_id_text(order, r.form),
+  out += fmt::format("{} {} {}{} [{}]: {}\n", r.type.str(), text::conflict_form_id(order, r.form),
                      r.editor_id.empty() ? std::string("-") : codec.to_utf8(r.editor_id),
                      "", order.plugin(r.form.plugin).name, loadorder::category_name(r.category));
   std::string versions = "  versions:";
@@ -166,6 +157,7 @@ Command add_conflicts(CLI::App& app, Common& common) {
             }
             std::vector<loadorder::Problem> problems = order.problems();
             std::vector<loadorder::ConflictRecord> all = loadorder::find_conflicts(order, options, problems);
+
             std::vector<loadorder::ConflictRecord> records;
             for (auto& r : all) {
               if (!only.empty() && std::find(only.begin(), only.end(), r.category) == only.end()) continue;
@@ -195,43 +187,20 @@ Command add_conflicts(CLI::App& app, Common& common) {
                 problems.push_back({order.plugin(records[i].form.plugin).name, "fields not shown: " + failures[i]});
 
             if (args->json) {
-              nlohmann::ordered_json j;
-              nlohmann::ordered_json names = nlohmann::ordered_json::array();
-              for (std::uint32_t p : order.active()) names.push_back(order.plugin(p).name);
-              j["load_order"] = std::move(names);
-              nlohmann::ordered_json list = nlohmann::ordered_json::array();
-              for (std::size_t i = 0; i < records.size(); ++i) {
-                const loadorder::ConflictRecord& r = records[i];
-                nlohmann::ordered_json e;
-                e["form_id"] = form_id_text(order, r.form);
-                e["file"] = order.plugin(r.form.plugin).name;
-                e["type"] = r.type.str();
-                e["editor_id"] = r.editor_id.empty() ? nlohmann::ordered_json(nullptr)
-                                                     : nlohmann::ordered_json(codec.to_utf8(r.editor_id));
-                nlohmann::ordered_json versions = nlohmann::ordered_json::array(), states = nlohmann::ordered_json::array(),
-                                       itpo = nlohmann::ordered_json::array();
-                for (const loadorder::ConflictVersion& v : r.versions) {
-                  versions.push_back(order.plugin(v.version.plugin).name);
-                  states.push_back(loadorder::state_name(v.state));
-                  if (v.itpo) itpo.push_back(order.plugin(v.version.plugin).name);
-                }
-                e["versions"] = std::move(versions);
-                e["states"] = std::move(states);
-                e["winner"] = order.plugin(r.winner().version.plugin).name;
-                e["category"] = loadorder::category_name(r.category);
-                e["itpo"] = std::move(itpo);
-                nlohmann::ordered_json fs = nlohmann::ordered_json::array();
-                for (const text::FieldDifference& f : fields[i]) {
-                  nlohmann::ordered_json values = nlohmann::ordered_json::array();
-                  for (const auto& v : f.values) values.push_back(v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr));
-                  fs.push_back({{"field", f.field}, {"values", std::move(values)}});
-                }
-                e["fields"] = std::move(fs);
-                list.push_back(std::move(e));
-              }
-              j["records"] = std::move(list);
-              j["problems"] = problems_json(problems);
-              std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+              // Ranges of records written on several threads, then joined in order.
+              const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(order.threads() * 4, records.size() / 512));
+              std::vector<std::string> pieces(parts);
+              run_workers(parts, order.threads(), [&](auto claim) {
+                for (std::size_t k = claim(); k < parts; k = claim())
+                  text::append_conflict_records_json(pieces[k], order, records, fields, codec, records.size() * k / parts,
+                                                     records.size() * (k + 1) / parts);
+              });
+              std::string head, tail;
+              text::append_conflicts_json_head(head, order);
+              text::append_conflicts_json_tail(tail, problems);
+              std::fwrite(head.data(), 1, head.size(), stdout);
+              for (const std::string& piece : pieces) std::fwrite(piece.data(), 1, piece.size(), stdout);
+              std::fwrite(tail.data(), 1, tail.size(), stdout);
               return kExitOk;
             }
             const std::size_t width = terminal_width();

@@ -129,9 +129,8 @@ class LoadOrder {
   // The plugin's full index (every header checked), read on first use; thread-safe. Throws
   // tesmod::Error (naming the file and offset) for a plugin that does not read.
   const PluginFile& file(std::uint32_t position) const;
-  // Reads the full indices of these plugins as file() would: large files one after another,
-  // each on every thread, small ones side by side. A plugin that does not read keeps its error
-  // for file() to throw.
+  // Reads the full indices of these plugins as file() would, several at once (the largest
+  // first). A plugin that does not read keeps its error for file() to throw.
   void read_files(std::span<const std::uint32_t> positions) const;
   // Whether file(position) has been read (without reading it).
   bool is_read(std::uint32_t position) const;

@@ -21,30 +21,52 @@
 
 namespace tesmod::loadorder {
 
-// A version read for comparing: its fields as bytes (inflated), its flags and its plugin.
-struct LoadedRecord {
+// A version read for comparing: its header, its stored bytes and, read on first use, its fields
+// (a compressed body inflated then). Move-only: the fields view the mapped file or the record's
+// own inflated copy.
+class LoadedRecord {
+ public:
+  LoadedRecord() = default;
+  LoadedRecord(LoadedRecord&&) noexcept = default;  // a moved vector keeps its buffer: the views stay valid
+  LoadedRecord& operator=(LoadedRecord&&) noexcept = default;
+  LoadedRecord(const LoadedRecord&) = delete;
+  LoadedRecord& operator=(const LoadedRecord&) = delete;
+
   std::uint32_t plugin = 0;
   Signature type;
-  std::uint32_t flags = 0;   // header flags, Compressed included as stored
+  std::uint32_t flags = 0;    // header flags, Compressed included as stored
   std::uint32_t form_id = 0;  // as the plugin stores it
-  std::vector<std::uint8_t> fields;  // the record's data, inflated
+  std::span<const std::uint8_t> stored;  // the record's data as stored
 
+  // The record's data, inflated when compressed (on the first call). Throws tesmod::Error naming
+  // the file, offset and record when it does not inflate.
+  std::span<const std::uint8_t> fields() const;
   // The EditorID (EDID, as stored), empty when there is none.
   std::string editor_id() const;
+
+ private:
+  friend class RecordComparer;
+  const PluginBytes* bytes_ = nullptr;
+  IndexEntry entry_{};
+  Inflater* inflater_ = nullptr;
+  mutable bool read_ = false;
+  mutable std::span<const std::uint8_t> fields_;
+  mutable std::vector<std::uint8_t> inflated_;
 };
 
 class RecordComparer {
  public:
   explicit RecordComparer(const LoadOrder& order);
 
-  // Reads a version's header and fields (inflating a compressed body). Throws tesmod::Error
-  // naming the file, offset and record when the body does not inflate.
+  // A version, ready to compare; a compressed body is inflated (with inflater, which must outlive
+  // the record) only when its stored bytes do not already settle the comparison.
   LoadedRecord load(const RecordVersion& version, Inflater& inflater) const;
 
   bool equal(const LoadedRecord& a, const LoadedRecord& b) const;
 
-  // Whether FormIDs stored by the two plugins name the same forms under the same file indices
-  // (then equal fields bytes mean equal records, and unequal bytes unequal ones).
+  // Whether FormIDs stored by the two plugins name the same forms under the same file indices:
+  // every index that names a master in either names the same plugin in both (then equal field
+  // bytes mean equal records, and unequal bytes unequal ones).
   bool same_form_ids(std::uint32_t plugin_a, std::uint32_t plugin_b) const;
 
  private:
