@@ -5,4 +5,5 @@ target_sources(tesmod_tests PRIVATE
   unit/load_order_test.cpp
   unit/load_order_check_test.cpp
   unit/conflicts_test.cpp
+  corpus/load_order_corpus_test.cpp
 )

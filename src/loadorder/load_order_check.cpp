@@ -166,6 +166,9 @@ class PluginChecker {
                                      place, form_id, index, own));
             return;
           }
+          // Object ids below 0x800 are the engine's own forms (the player, PlayerRef ...), which
+          // every plugin names whatever its masters.
+          if ((form_id & 0xFFFFFF) < 0x800) return;
           const auto key = order_.key(position_, form_id);
           if (!key || !order_.plugin(key->plugin).readable()) return;  // the master is missing: reported once
           const LoadOrderPlugin& definer = order_.plugin(key->plugin);

@@ -7,7 +7,8 @@
 //                         plugin's master list: the game reads it as the plugin's own
 //   unresolved_reference  a reference (any field its layout types as a FormID, conditions, VMAD
 //                         objects, package targets, script references) to a form no plugin of the
-//                         load order has, checked when the plugin defining it is at hand
+//                         load order has, checked when the plugin defining it is at hand (object
+//                         ids below 0x800, the engine's own forms, are not checked)
 //   wrong_reference_type  a reference to a record of another type than the layout names
 //   duplicate_form_id     two records of the plugin with one FormID
 //   deleted_with_fields   a deleted record that is not a reference but keeps its fields
