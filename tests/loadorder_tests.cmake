@@ -6,4 +6,5 @@ target_sources(tesmod_tests PRIVATE
   unit/load_order_check_test.cpp
   unit/conflicts_test.cpp
   corpus/load_order_corpus_test.cpp
+  cli/load_order_cli_test.cpp
 )
