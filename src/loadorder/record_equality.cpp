@@ -86,6 +86,8 @@ RecordComparer::Resolved RecordComparer::resolve(const LoadedRecord& r) const {
 
 namespace {
 
+constexpr std::uint8_t kOversize[] = {'X', 'X', 'X', 'X'};
+
 // Whether the fields have the same types and sizes in the same order: what two records that
 // differ only in FormIDs share.
 bool same_field_shapes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
@@ -145,8 +147,12 @@ bool RecordComparer::equal(const LoadedRecord& a, const LoadedRecord& b) const {
   try {
     // Stored alike (both compressed or both not, the same bytes): the same fields, uninflated.
     const bool same_stored = a.entry_.is_compressed() == b.entry_.is_compressed() && std::ranges::equal(a.stored, b.stored);
+    // Field lists can be equal with different bytes only through XXXX size prefixes.
+    const auto has_prefix = [](std::span<const std::uint8_t> d) {
+      return std::search(d.begin(), d.end(), kOversize, kOversize + 4) != d.end();
+    };
     const bool same_fields = same_stored || std::ranges::equal(a.fields(), b.fields()) ||
-                             same_field_list(a.fields(), b.fields());
+                             ((has_prefix(a.fields()) || has_prefix(b.fields())) && same_field_list(a.fields(), b.fields()));
     if (same_form_ids(a.plugin, b.plugin)) return same_fields;
     // The same bytes name the same forms unless a FormID's file index means another plugin in b.
     if (same_fields) return !names_differ(a, b.plugin);

@@ -54,12 +54,16 @@ std::string flags_text(Signature type, std::uint32_t flags, Game game) {
   return out.empty() ? "0" : out;
 }
 
-// text must outlive the rows (their fields view it).
-std::vector<Row> split_rows(std::string_view text, std::string flags) {
+// text must outlive the rows (their fields view it). With header, its first line (the record's
+// header line) is not a row.
+std::vector<Row> split_rows(std::string_view text, std::string flags, bool header = true) {
   std::vector<Row> rows;
   rows.push_back({"flags", 0, std::move(flags)});
-  std::size_t pos = text.find('\n');  // the header line is not a row
-  pos = pos == std::string_view::npos ? text.size() : pos + 1;
+  std::size_t pos = 0;
+  if (header) {
+    pos = text.find('\n');
+    pos = pos == std::string_view::npos ? text.size() : pos + 1;
+  }
   bool open = false;  // the last row may take a block's inner lines
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -248,16 +252,9 @@ std::vector<FieldDifference> conflict_fields(const loadorder::LoadOrder& order, 
         d.values.push_back(std::nullopt);
         continue;
       }
-      std::vector<Field> unit;
-      for (std::size_t k = u->first; k < u->last; ++k) unit.push_back(Field::from_view(fields[v][k]));
-      std::vector<std::uint8_t> body;
-      encode_fields(unit, body);
-      RecordHeader header = headers[v];
-      header.flags &= ~record_flags::kCompressed;
-      header.data_size = std::uint32_t(body.size());
       std::string text;
-      append_record_text(text, header, body, options_for(v), inflater);
-      const std::vector<Row> rows = split_rows(text, std::string());
+      append_fields_text(text, headers[v], std::span(fields[v]).subspan(u->first, u->last - u->first), options_for(v));
+      const std::vector<Row> rows = split_rows(text, std::string(), false);
       d.values.push_back(rows.size() > 1 ? std::optional<std::string>(rows[1].value) : std::optional<std::string>(""));
     }
     // Bytes that differ can read the same (one form under two master lists): no row then.

@@ -191,9 +191,11 @@ Command add_conflicts(CLI::App& app, Common& common) {
               const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(order.threads() * 4, records.size() / 512));
               std::vector<std::string> pieces(parts);
               run_workers(parts, order.threads(), [&](auto claim) {
-                for (std::size_t k = claim(); k < parts; k = claim())
-                  text::append_conflict_records_json(pieces[k], order, records, fields, codec, records.size() * k / parts,
-                                                     records.size() * (k + 1) / parts);
+                for (std::size_t k = claim(); k < parts; k = claim()) {
+                  const std::size_t from = records.size() * k / parts, to = records.size() * (k + 1) / parts;
+                  pieces[k].reserve((to - from) * 512);  // one allocation, not a doubling series
+                  text::append_conflict_records_json(pieces[k], order, records, fields, codec, from, to);
+                }
               });
               std::string head, tail;
               text::append_conflicts_json_head(head, order);
