@@ -197,9 +197,10 @@ std::vector<LoadOrderPlugin> arrange(Game game, std::vector<Installed> installed
 }
 
 void hoist_masters(std::vector<LoadOrderPlugin>& plugins, std::vector<Problem>& problems) {
+  // Names to positions, rebuilt only after a move (moves are rare; lookups are not).
+  NameIndex index = index_names(plugins);
   // Whether `from` needs `to`, directly or through its masters (among the plugins present).
   auto needs = [&](std::size_t from, std::size_t to) {
-    const NameIndex index = index_names(plugins);
     std::vector<bool> seen(plugins.size(), false);
     std::vector<std::size_t> stack{from};
     while (!stack.empty()) {
@@ -217,7 +218,6 @@ void hoist_masters(std::vector<LoadOrderPlugin>& plugins, std::vector<Problem>& 
   };
   std::unordered_set<std::string> cycles_reported;
   for (std::size_t i = 0; i < plugins.size(); ++i) {
-    const NameIndex index = index_names(plugins);
     for (const std::string& m : plugins[i].masters) {
       auto j = lookup(index, m);
       if (!j || *j <= i) continue;
@@ -234,6 +234,7 @@ void hoist_masters(std::vector<LoadOrderPlugin>& plugins, std::vector<Problem>& 
       LoadOrderPlugin moved = std::move(plugins[*j]);
       plugins.erase(plugins.begin() + std::ptrdiff_t(*j));
       plugins.insert(plugins.begin() + std::ptrdiff_t(i), std::move(moved));
+      index = index_names(plugins);
       --i;  // look at the moved master's own masters next (wraps to 0 after ++i)
       break;
     }
