@@ -46,13 +46,13 @@ class Walker {
   }
 
  private:
-  void at(std::size_t i, std::size_t offset, std::string what, std::span<const Signature> types = {}) {
+  void at(std::size_t i, std::size_t offset, std::string_view what, std::span<const Signature> types = {}) {
     Field& f = fields_[i];
     if (offset + 4 > f.data.size()) return;
     std::uint32_t value = le::u32(f.data.data() + offset);
     if (value == 0) return;
     const std::uint32_t old = value;
-    visit_(value, FormReference{f.type, i, std::move(what), types});
+    visit_(value, FormReference{f.type, i, what, types});
     if (value != old) {
       le::store(f.data.data() + offset, value);
       changed_ = true;

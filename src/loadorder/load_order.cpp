@@ -28,8 +28,10 @@ struct LoadOrder::Lazy {
   std::optional<PluginFile> full;
   std::exception_ptr full_error;
   std::once_flag ids_once;
-  std::unordered_map<std::uint32_t, std::uint32_t> by_form_id;  // stored FormID -> entry index
-  std::exception_ptr ids_error;
+  // Stored FormID -> entry index, open addressing (a plugin of a million records is looked up
+  // for every reference that names it: one cache miss a lookup, not a node chase). Entry 0 (the
+  // TES4 record) marks an empty slot.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_form_id;
 };
 
 std::string LoadIndex::text() const {
@@ -401,15 +403,31 @@ bool LoadOrder::is_read(std::uint32_t position) const { return lazy_[position]->
 std::optional<IndexEntry> LoadOrder::find_record(std::uint32_t position, std::uint32_t stored_form_id) const {
   const PluginFile& f = file(position);
   Lazy& lazy = *lazy_[position];
+  auto slot_of = [](std::uint32_t id, std::size_t mask) { return std::size_t(id * 0x9E3779B1u) & mask; };
   std::call_once(lazy.ids_once, [&] {
     const auto entries = f.entries();
-    lazy.by_form_id.reserve(entries.size());
-    for (std::uint32_t i = 1; i < entries.size(); ++i)
-      if (!entries[i].is_group()) lazy.by_form_id.emplace(entries[i].id, i);
+    std::size_t capacity = 16;
+    while (capacity < entries.size() * 2) capacity *= 2;
+    lazy.by_form_id.assign(capacity, {0, 0});
+    const std::size_t mask = capacity - 1;
+    for (std::uint32_t i = 1; i < entries.size(); ++i) {
+      if (entries[i].is_group()) continue;
+      for (std::size_t at = slot_of(entries[i].id, mask);; at = (at + 1) & mask) {
+        auto& slot = lazy.by_form_id[at];
+        if (slot.second == 0) {
+          slot = {entries[i].id, i};
+          break;
+        }
+        if (slot.first == entries[i].id) break;  // a duplicate: the first one stays
+      }
+    }
   });
-  auto it = lazy.by_form_id.find(stored_form_id);
-  if (it == lazy.by_form_id.end()) return std::nullopt;
-  return f.entry(it->second);
+  const std::size_t mask = lazy.by_form_id.size() - 1;
+  for (std::size_t at = slot_of(stored_form_id, mask);; at = (at + 1) & mask) {
+    const auto& slot = lazy.by_form_id[at];
+    if (slot.second == 0) return std::nullopt;
+    if (slot.first == stored_form_id) return f.entry(slot.second);
+  }
 }
 
 std::vector<RecordVersion> LoadOrder::versions(const FormKey& key) const {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tesmod/fields/form_references.hpp"
 #include "tesmod/io/workers.hpp"
@@ -41,10 +42,14 @@ struct Task {
   std::size_t from = 0, to = 0;  // entries; from == to: the header checks
 };
 
+// The forms the active plugins hold as overrides (a FormID naming a master): with the defining
+// plugins' own records, every form of the load order.
+using OverrideKeys = std::unordered_set<std::uint64_t>;
+
 class PluginChecker {
  public:
-  PluginChecker(const LoadOrder& order, std::uint32_t position)
-      : order_(order), position_(position), plugin_(order.plugin(position)) {}
+  PluginChecker(const LoadOrder& order, std::uint32_t position, const OverrideKeys& overrides)
+      : order_(order), position_(position), plugin_(order.plugin(position)), overrides_(overrides) {}
 
   void header(std::vector<CheckProblem>& out) const {
     const Game game = order_.game();
@@ -95,7 +100,16 @@ class PluginChecker {
       const IndexEntry& e = entries[i];
       if (e.is_group()) continue;
       RecordRef ref{e.type, e.id, {}};
-      if (auto edid = file.editor_id(e)) ref.editor_id = *edid;
+      // The body, read once (a compressed one inflated once); the EditorID from it.
+      std::span<const std::uint8_t> body;
+      std::string unreadable;
+      try {
+        if (e.size > 0) body = file.body(e, inflater);
+        if (auto edid = find_editor_id(body)) ref.editor_id = *edid;
+      } catch (const Error& err) {
+        unreadable = err.what();
+        if (auto edid = file.editor_id(e)) ref.editor_id = *edid;
+      }
       auto add = [&](std::string check, std::string message) {
         out.push_back({plugin_.name, std::move(check), ref, std::move(message)});
       };
@@ -133,8 +147,12 @@ class PluginChecker {
         add("deleted_with_fields", fmt::format("deleted, but keeps {} bytes of fields (only placed references are "
                                                "deleted; another record is removed, or kept undeleted)",
                                                e.size));
+      if (!unreadable.empty()) {
+        add("unreadable", unreadable);
+        continue;
+      }
       try {
-        references(file, e, ref, inflater, out);
+        references(file, e, body, ref, out);
       } catch (const Error& err) {
         add("unreadable", err.what());
       }
@@ -142,11 +160,10 @@ class PluginChecker {
   }
 
  private:
-  void references(const PluginFile& file, const IndexEntry& e, const RecordRef& ref, Inflater& inflater,
+  void references(const PluginFile& file, const IndexEntry& e, std::span<const std::uint8_t> body, const RecordRef& ref,
                   std::vector<CheckProblem>& out) const {
-    if (e.size == 0) return;
-    const auto body = file.body(e, inflater);
-    const ErrorContext where = file.context(e);
+    if (body.empty()) return;
+    const ErrorContext where{file.name(), e.offset, ref};
     std::vector<Field> fields;
     const std::uint64_t body_offset = e.is_compressed() ? Error::kNoOffset : e.offset + file.header_size();
     for (const SubrecordView& v : read_subrecords(body, where, body_offset)) fields.push_back(Field::from_view(v));
@@ -159,11 +176,11 @@ class PluginChecker {
           auto add = [&](std::string check, std::string message) {
             out.push_back({plugin_.name, std::move(check), ref, std::move(message)});
           };
-          const std::string place = fmt::format("{} ({})", at.field.str(), at.what);
+          const auto place = [&] { return fmt::format("{} ({})", at.field.str(), at.what); };
           const std::uint32_t index = form_id >> 24;
           if (index > own) {
             add("hitme", fmt::format("{} holds {:08X}, whose file index {:02X} is past the master list ({} masters)",
-                                     place, form_id, index, own));
+                                     place(), form_id, index, own));
             return;
           }
           // Object ids below 0x800 are the engine's own forms (the player, PlayerRef ...), which
@@ -172,11 +189,11 @@ class PluginChecker {
           const auto key = order_.key(position_, form_id);
           if (!key || !order_.plugin(key->plugin).readable()) return;  // the master is missing: reported once
           const LoadOrderPlugin& definer = order_.plugin(key->plugin);
-          const std::string named = fmt::format("{:08X} ({}:{:06X})", form_id, definer.name, key->object_id);
+          const auto named = [&] { return fmt::format("{:08X} ({}:{:06X})", form_id, definer.name, key->object_id); };
           std::optional<IndexEntry> target;
           try {
             target = order_.find_record(key->plugin, *order_.stored_form_id(key->plugin, *key));
-            if (!target) {
+            if (!target && overrides_.count(key->packed())) {
               const auto versions = order_.versions(*key);  // a form injected by another plugin
               if (!versions.empty()) target = versions.front().entry;
             }
@@ -184,12 +201,13 @@ class PluginChecker {
             return;  // the plugin defining it does not read: reported as unreadable
           }
           if (!target) {
-            add("unresolved_reference", fmt::format("{} refers to {}, which no plugin of the load order has", place, named));
+            add("unresolved_reference",
+                fmt::format("{} refers to {}, which no plugin of the load order has", place(), named()));
             return;
           }
           if (!at.types.empty() && std::find(at.types.begin(), at.types.end(), target->type) == at.types.end())
-            add("wrong_reference_type", fmt::format("{} refers to {} {}, expected {}", place, target->type.str(), named,
-                                                    join_types(at.types)));
+            add("wrong_reference_type", fmt::format("{} refers to {} {}, expected {}", place(), target->type.str(),
+                                                    named(), join_types(at.types)));
         },
         options);
   }
@@ -197,6 +215,7 @@ class PluginChecker {
   const LoadOrder& order_;
   std::uint32_t position_;
   const LoadOrderPlugin& plugin_;
+  const OverrideKeys& overrides_;
 };
 
 }  // namespace
@@ -210,6 +229,9 @@ std::vector<CheckProblem> check_load_order(const LoadOrder& order, const CheckOp
   std::vector<std::uint32_t> readable;
   for (std::uint32_t p : plugins)
     if (order.plugin(p).readable()) readable.push_back(p);
+  // Every active plugin is read: its overrides tell which forms exist besides the masters' own.
+  for (std::uint32_t p : order.active())
+    if (std::find(readable.begin(), readable.end(), p) == readable.end()) readable.push_back(p);
   order.read_files(readable);
 
   // The work: each plugin's header, then its records in ranges.
@@ -232,13 +254,23 @@ std::vector<CheckProblem> check_load_order(const LoadOrder& order, const CheckOp
       unreadable[p] = e.what();
     }
   }
+  OverrideKeys overrides;
+  for (std::uint32_t p : order.active()) {
+    if (!order.plugin(p).readable() || order.plugin(p).masters.empty()) continue;
+    try {
+      for (const IndexEntry& e : order.file(p).entries())
+        if (!e.is_group() && (e.id >> 24) < order.plugin(p).masters.size())
+          if (const auto key = order.key(p, e.id)) overrides.insert(key->packed());
+    } catch (const Error&) {
+    }
+  }
   std::vector<std::vector<CheckProblem>> results(tasks.size());
   std::vector<FormVersionTally> tallies(tasks.size());
   run_workers(tasks.size(), order.threads(), [&](auto claim) {
     Inflater inflater;
     for (std::size_t t = claim(); t < tasks.size(); t = claim()) {
       const Task& task = tasks[t];
-      const PluginChecker checker(order, task.position);
+      const PluginChecker checker(order, task.position, overrides);
       if (task.from == task.to) {
         checker.header(results[t]);
         if (!unreadable[task.position].empty())

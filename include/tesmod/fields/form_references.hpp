@@ -10,6 +10,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tesmod/plugin/field.hpp"
@@ -22,7 +23,7 @@ namespace tesmod::fields {
 struct FormReference {
   Signature field;             // the field that holds it
   std::size_t field_index = 0;  // among the record's fields
-  std::string what;            // e.g. "race", "condition GetIsID parameter 1", "VMAD property 'Ally'"
+  std::string_view what;       // e.g. "race", "condition GetIsID parameter 1", "VMAD property 'Ally'" (valid during the call)
   std::span<const Signature> types;  // record types it may name (from the layout); empty: any
 };
 
