@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+
 #include "plugin_maker.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "test_support.hpp"
@@ -91,6 +93,19 @@ TEST(LoadOrderCli, ConflictsReportTheDamagedPluginAndCompareTheOthers) {
   EXPECT_NE(t.out.find("versions: Master.esm (master) A.esp (loses) B.esp (wins)"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("1 records: 1 conflict, 0 override, 0 no_conflict"), std::string::npos) << t.out;
   EXPECT_NE(t.err.find("Broken.esp"), std::string::npos);
+}
+
+TEST(LoadOrderCli, ConflictTextFallsBackToAListWhereColumnsDoNotFit) {
+  Folder f;
+  ::setenv("COLUMNS", "200", 1);
+  const auto wide = run_cli({"conflicts", "--data", f.data(), "--only", "conflict"});
+  ::setenv("COLUMNS", "30", 1);
+  const auto narrow = run_cli({"conflicts", "--data", f.data(), "--only", "conflict"});
+  ::unsetenv("COLUMNS");
+  EXPECT_NE(wide.out.find("  field  Master.esm"), std::string::npos) << wide.out;
+  EXPECT_EQ(narrow.out.find("  field  Master.esm"), std::string::npos) << narrow.out;
+  EXPECT_NE(narrow.out.find("  DATA\n    Master.esm: "), std::string::npos) << narrow.out;
+  EXPECT_NE(narrow.out.find("    B.esp: "), std::string::npos) << narrow.out;
 }
 
 TEST(LoadOrderCli, CheckExitsOneAndNamesEachProblem) {
