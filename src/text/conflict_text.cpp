@@ -6,6 +6,8 @@
 #include "tesmod/plugin/field.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/subrecord.hpp"
+#include "tesmod/fields/field_layout.hpp"
+#include "tesmod/text/field_text.hpp"
 #include "tesmod/text/record_text.hpp"
 #include "tesmod/text/text_namer.hpp"
 
@@ -141,6 +143,35 @@ bool same_unit(std::span<const SubrecordView> a, const Unit& ua, std::span<const
   return true;
 }
 
+// The text export writes after the signature of a plain field that has at most one layout
+// (most fields), without setting up a whole record writer; nullopt for anything else (conditions,
+// VMAD, script sources, fields with several layouts, size prefixes), which append_fields_text
+// writes.
+std::optional<std::string> plain_field_text(Game game, Signature record, std::span<const SubrecordView> fields,
+                                            const Unit& unit, const RecordTextOptions& options) {
+  if (unit.last != unit.first + 1) return std::nullopt;
+  const SubrecordView& f = fields[unit.first];
+  const bool skyrim = game != Game::Oblivion;
+  if (f.oversize || f.type == Signature("CTDA") || f.type == Signature("CTDT") || record == Signature("PACK") ||
+      (skyrim && f.type == Signature("VMAD")) || (!skyrim && f.type == Signature("SCTX")))
+    return std::nullopt;
+  if (f.data.empty()) return std::string();
+  const auto layouts = fields::layout_table(game).find(record, f.type);
+  if (layouts.size() > 1) return std::nullopt;
+  std::string out;
+  if (layouts.size() == 1) {
+    FieldTextContext context;
+    context.namer = options.namer;
+    context.codec = options.codec;
+    context.localized = options.localized;
+    if (append_layout_value(out, *layouts[0], f.data, context)) return out;
+    out.clear();
+  }
+  out = "hex ";
+  append_hex(out, f.data);
+  return out;
+}
+
 }  // namespace
 
 std::vector<FieldDifference> conflict_fields(const loadorder::LoadOrder& order, const loadorder::ConflictRecord& record,
@@ -252,8 +283,13 @@ std::vector<FieldDifference> conflict_fields(const loadorder::LoadOrder& order, 
         d.values.push_back(std::nullopt);
         continue;
       }
+      const RecordTextOptions options = options_for(v);
+      if (auto plain = plain_field_text(order.game(), record.type, fields[v], *u, options)) {
+        d.values.push_back(std::move(*plain));
+        continue;
+      }
       std::string text;
-      append_fields_text(text, headers[v], std::span(fields[v]).subspan(u->first, u->last - u->first), options_for(v));
+      append_fields_text(text, headers[v], std::span(fields[v]).subspan(u->first, u->last - u->first), options);
       const std::vector<Row> rows = split_rows(text, std::string(), false);
       d.values.push_back(rows.size() > 1 ? std::optional<std::string>(rows[1].value) : std::optional<std::string>(""));
     }
