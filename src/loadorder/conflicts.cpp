@@ -181,7 +181,7 @@ std::vector<ConflictRecord> find_conflicts(const LoadOrder& order, const Conflic
   for (std::uint32_t p : active)
     if (readable[p]) files[p] = &order.file(p);
   std::vector<ConflictRecord> records;
-  records.reserve(overrides.size() / 2);
+  records.reserve(overrides.size());
   auto def = definitions.begin();
   for (std::size_t i = 0; i < overrides.size();) {
     std::size_t j = i;

@@ -193,7 +193,7 @@ Command add_conflicts(CLI::App& app, Common& common) {
               run_workers(parts, order.threads(), [&](auto claim) {
                 for (std::size_t k = claim(); k < parts; k = claim()) {
                   const std::size_t from = records.size() * k / parts, to = records.size() * (k + 1) / parts;
-                  pieces[k].reserve((to - from) * 512);  // one allocation, not a doubling series
+                  pieces[k].reserve((to - from) * 768);  // one allocation, not a doubling series
                   text::append_conflict_records_json(pieces[k], order, records, fields, codec, from, to);
                 }
               });
