@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -27,6 +28,7 @@ struct LoadOrder::Lazy {
   std::once_flag full_once;
   std::optional<PluginFile> full;
   std::exception_ptr full_error;
+  std::atomic<bool> full_ready{false};  // full is built (readers that do not wait check this)
   std::once_flag ids_once;
   // Stored FormID -> entry index, open addressing (a plugin of a million records is looked up
   // for every reference that names it: one cache miss a lookup, not a node chase). Entry 0 (the
@@ -370,6 +372,7 @@ const PluginFile& LoadOrder::open_file(std::uint32_t position, unsigned threads)
       options.threads = threads;
       options.game = p.format == Game::Oblivion ? Game::Oblivion : game_;
       lazy.full = PluginFile::open(p.path, options);
+      lazy.full_ready = true;
     } catch (...) {
       lazy.full_error = std::current_exception();
     }
@@ -398,7 +401,7 @@ void LoadOrder::read_files(std::span<const std::uint32_t> positions) const {
   });
 }
 
-bool LoadOrder::is_read(std::uint32_t position) const { return lazy_[position]->full.has_value(); }
+bool LoadOrder::is_read(std::uint32_t position) const { return lazy_[position]->full_ready; }
 
 std::optional<IndexEntry> LoadOrder::find_record(std::uint32_t position, std::uint32_t stored_form_id) const {
   const PluginFile& f = file(position);
@@ -475,7 +478,7 @@ std::vector<RecordVersion> LoadOrder::winning(Signature type) const {
 
 const PluginBytes& LoadOrder::bytes(std::uint32_t position) const {
   Lazy& lazy = *lazy_[position];
-  if (lazy.full) return *lazy.full;
+  if (lazy.full_ready) return *lazy.full;
   if (lazy.outline) return *lazy.outline;
   return file(position);
 }
