@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
-#   SECTION: all (default), plugin, text, scripts, saves or python
+#   SECTION: all (default), plugin, text, scripts, saves, python or loadorder
 # Makes the ~255 MB fixture with ../shared/bench/make_big_plugin.py (cached in bench/.cache),
 # builds ../shared/bench/floor.cpp, and times each pair with hyperfine (medians). Prints a
 # Markdown report (also written to bench/.cache/report.md) for BENCHMARKS.md.
@@ -237,5 +237,47 @@ for k, path in (("mod-obl", sys.argv[8]), ("mod-sky", sys.argv[9])):
         m = lambda c: t[c]["median"] * 1000
         print(f"| {os.path.basename(path)} | {os.path.getsize(path):,} | {where} | {n:,} | {m(k + '-export'):.1f} | "
               f"{m('cp-' + k):.1f} | {m(k + '-import'):.1f} | < 100 |")
+PY
+fi
+
+# Load orders: a 100-plugin load order made by ../shared/bench/make_load_order.py over the fixture
+# (cached), `tesmod conflicts --json` and `tesmod load-order --json` against the floor's header
+# walk over all of its files in one process, on two threads; peak RSS the largest of three runs.
+if want loadorder; then
+lo=$cache/loadorder
+if [[ ! -f $lo/expected.json ]]; then
+  echo "bench: making the 100-plugin load order (about a minute)"
+  rm -rf "$lo"
+  python3 "$shared/bench/make_load_order.py" "$big" "$lo" --plugins 100 --seed 1 >/dev/null
+fi
+lo_files=("$lo"/*.esm "$lo"/*.esp)
+hyperfine -N -w 3 -r "$runs" --export-json "$cache/loadorder-times.json" \
+  -n floor-walk-all "$floor walk ${lo_files[*]}" \
+  -n conflicts "$tesmod conflicts --data $lo --json --threads 2" \
+  -n load-order "$tesmod load-order --data $lo --json --threads 2" \
+  -n conflicts-text "$tesmod conflicts --data $lo --threads 2" >/dev/null
+peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
+lo_peak_conflicts=$(peak "$tesmod" conflicts --data "$lo" --json --threads 2)
+lo_peak_floor=$(peak "$floor" walk "${lo_files[@]}")
+lo_bytes=$(cat "${lo_files[@]}" | wc -c)
+lo_records=$("$tesmod" conflicts --data "$lo" --json --threads 2 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["records"]))')
+python3 "$shared/tools/check_load_order.py" "$tesmod" "$lo" | head -2 || true
+python3 - "$cache/loadorder-times.json" "$lo_peak_conflicts" "$lo_peak_floor" "$lo_bytes" "${#lo_files[@]}" "$lo_records" <<'PY' | tee -a "$cache/report.md"
+import json, sys
+t = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+peak, floor_peak, size, files, records = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+med = lambda k: t[k]["median"] * 1000
+floor = med("floor-walk-all")
+print(f"\nLoad orders: {files} files, {size:,} bytes (the fixture as master, 100 plugins, a patch; one inactive),"
+      f" {records:,} records in more than one plugin; {len(t['conflicts']['times'])} runs each, medians.\n")
+print("| what | median ms | vs floor walk of all files | target | peak RSS MB | RSS target MB |")
+print("|---|---:|---:|---:|---:|---:|")
+print(f"| floor: `floor walk` every file, one process | {floor:.1f} | 1.00 | | {floor_peak / 1024:.0f} | |")
+for k, label, target in (("conflicts", "`tesmod conflicts --data DIR --json --threads 2`", "≤ 3.0"),
+                         ("conflicts-text", "`tesmod conflicts --data DIR --threads 2` (text)", "—"),
+                         ("load-order", "`tesmod load-order --data DIR --json`", "≤ 1.5")):
+    rss = f"{peak / 1024:.0f}" if k == "conflicts" else ""
+    rss_target = f"≤ {size / 2**20 + 200:.0f}" if k == "conflicts" else ""
+    print(f"| {label} | {med(k):.1f} | {med(k) / floor:.2f} | {target} | {rss} | {rss_target} |")
 PY
 fi

@@ -20,6 +20,8 @@ Writes OUT_DIR/<target>/<sha1 of the seed> for each target (the fuzzer binary's 
                          script (`tesmod script decompile`)
   script_decompile_fuzzer  compiled Oblivion scripts (SCPT, INFO, QUST, PACK) in the input layout
                          of script_decompile_fuzzer.cpp: SLSD indexes and types, SCRO/SCRV, SCDA
+  plugin_list_fuzzer     plugins.txt / loadorder.txt made of the corpus' plugin names: LF and
+                         CRLF, comments, asterisks, UTF-8 with and without BOM, Windows-1252
 
 The mode bytes are the ones the fuzz/*.cpp files read. The seeds are generated data: keep them
 outside the repository. The text seeds (conditions, plugin text, decompiled scripts) need the
@@ -366,6 +368,20 @@ def find_tesmod(given):
     return None
 
 
+def plugin_list_seeds(seeds, names):
+    """Lists of the corpus' plugin names in the forms the games write them."""
+    names = sorted(set(names))
+    for start in range(0, len(names), 16):
+        part = names[start:start + 16]
+        plain = "".join(n + "\n" for n in part)
+        starred = "# This file is used by the game to keep track of your downloaded content.\r\n" + "".join(
+            ("*" if i % 3 else "") + n + "\r\n" for i, n in enumerate(part))
+        seeds.add("plugin_list_fuzzer", plain.encode("utf-8"), "list")
+        seeds.add("plugin_list_fuzzer", b"\xef\xbb\xbf" + starred.encode("utf-8"), "list")
+        seeds.add("plugin_list_fuzzer", starred.encode("cp1252", "replace"), "list")
+    seeds.add("plugin_list_fuzzer", "Bl\u00e0\u00f1k.esp\r\n*\u20ac.esm\n".encode("cp1252"), "list")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("corpus", type=Path, help="the plugin and save corpus (../shared/corpus)")
@@ -394,6 +410,7 @@ def main():
             save_seeds(seeds, path)
         else:
             strings_seeds(seeds, path)
+    plugin_list_seeds(seeds, [p.name for p in files if p.suffix.lower() in (".esp", ".esm", ".esl")])
     for target in sorted({t for t, _ in seeds.counts}):
         kinds = ", ".join(f"{n} {k or 'files'}" for (t, k), n in sorted(seeds.counts.items()) if t == target)
         print(f"{target}: {kinds}")

@@ -3,6 +3,7 @@
 
 #include "condition_binding.hpp"
 #include "errors.hpp"
+#include "load_order_binding.hpp"
 #include "plugin_binding.hpp"
 #include "save_binding.hpp"
 #include "package_binding.hpp"
@@ -19,4 +20,5 @@ PYBIND11_MODULE(_tesmod, m) {
   tesmod::python::bind_saves(m);
   tesmod::python::bind_vmad(m);
   tesmod::python::bind_package(m);
+  tesmod::python::bind_load_order(m);
 }

@@ -352,6 +352,22 @@ void append_record_header_line(std::string& out, const RecordHeader& h, const Re
   out += '\n';
 }
 
+void append_fields_text(std::string& out, const RecordHeader& header, std::span<const SubrecordView> fields,
+                        const RecordTextOptions& options, int indent) {
+  const std::vector<SubrecordView> views(fields.begin(), fields.end());
+  const std::size_t mark = out.size();
+  try {
+    RecordWriter writer(out, header, options, indent);
+    writer.fields(views);
+  } catch (const std::exception&) {
+    out.resize(mark);
+    RecordTextOptions plain = options;
+    plain.typed = false;
+    RecordWriter writer(out, header, plain, indent);
+    writer.fields(views);
+  }
+}
+
 bool append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
                         const RecordTextOptions& options, Inflater& inflater, int indent) {
   bool structured = false;

@@ -10,7 +10,7 @@ namespace tesmod::text {
 namespace {
 
 constexpr std::string_view kTable = R"(
-# a small table in the format of src/text/layouts/*.layouts
+# a small table in the format of src/fields/layouts/*.layouts
 enum WeaponType
   0 BladeOneHand
   1 BladeTwoHand

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check a field-layout table (src/text/layouts/tes4.layouts or tes5.layouts) against real plugins.
+"""Check a field-layout table (src/fields/layouts/tes4.layouts or tes5.layouts) against real plugins.
 
 Usage:
   check_layouts.py LAYOUTS [PLUGIN_OR_DIR ...] [--big] [--top N] [--all] [--show REC:SIG]...
@@ -56,7 +56,7 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 LABEL_RE = re.compile(r"^[A-Za-z0-9_]+$")
 SETNAME_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
 CODE_RE = re.compile(r"^[A-Z0-9_]{4}$")
-TYPE_RE = re.compile(r"^([a-z0-9]+?)(?:/([A-Za-z0-9_]+))?(?:\[(\d*)\])?$")
+TYPE_RE = re.compile(r"^([a-z0-9]+?)(?:/([A-Za-z0-9_|]+))?(?:\[(\d*)\])?$")
 
 
 class LayoutError(Exception):
@@ -250,7 +250,14 @@ def parse_layouts(path):
                 err(num, f"unknown type '{base}'")
                 ok = False
                 continue
-            if sname is not None:
+            if sname is not None and base == "formid":
+                # formid/RACE or formid/NPC_|LVLN: the record types the FormID may name
+                if not all(CODE_RE.match(t) for t in sname.split("|")):
+                    err(num, f"expected record types after formid/ ('{typ}')")
+                    ok = False
+                    continue
+                sname = None
+            elif sname is not None:
                 if base not in INT_TYPES:
                     err(num, f"only an integer type can name an enum or flag set ('{typ}')")
                     ok = False

@@ -40,6 +40,9 @@ Command add_save(CLI::App& app, Common& common);
 Command add_export(CLI::App& app, Common& common);
 Command add_import(CLI::App& app, Common& common);
 Command add_diff(CLI::App& app, Common& common);
+Command add_load_order(CLI::App& app, Common& common);
+Command add_conflicts(CLI::App& app, Common& common);
+Command add_check(CLI::App& app, Common& common);
 
 // Adds --encoding and --threads to a subcommand.
 void add_common_options(CLI::App& sub, Common& common);

@@ -1,4 +1,4 @@
-// One field's value as text by its layout (text/field_layout.hpp), and back. A layout with one
+// One field's value as text by its layout (fields/field_layout.hpp), and back. A layout with one
 // member is written bare (`EDID "IronSword"`, `KWDA [A, B]`), one with several as `name=value`
 // pairs in layout order (`DATA value=25 weight=9.0`). Values: integers in decimal (x8/x16/x32 in
 // hex), enumerations by label, flags as `Label|Label|0x100` (0 for none), floats as
@@ -16,11 +16,19 @@
 
 #include "tesmod/io/text_encoding.hpp"
 #include "tesmod/plugin/signature.hpp"
-#include "tesmod/text/field_layout.hpp"
+#include "tesmod/fields/field_layout.hpp"
 #include "tesmod/text/form_namer.hpp"
 #include "tesmod/text/text_syntax.hpp"
 
 namespace tesmod::text {
+
+// The layouts live in the fields layer; the text layer reads and writes by them.
+using fields::FieldLayout;
+using fields::LayoutMember;
+using fields::LayoutTable;
+using fields::ValueNames;
+using fields::ValueType;
+using fields::layout_table;
 
 struct FieldTextContext {
   const FormNamer* namer = nullptr;  // required

@@ -33,6 +33,7 @@
 #include "tesmod/io/zlib_codec.hpp"
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/record_header.hpp"
+#include "tesmod/plugin/subrecord.hpp"
 #include "tesmod/text/form_namer.hpp"
 #include "tesmod/text/text_syntax.hpp"
 
@@ -68,6 +69,10 @@ struct RecordTextOptions {
 // plain fields are written by layouts whose reading is their exact inverse, these are not.
 bool append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
                         const RecordTextOptions& options, Inflater& inflater, int indent = 0);
+// The field lines alone (no header line, no zlib-stored line) of fields already read, as
+// append_record_text writes them (typed where it can, plain hex where a renderer fails).
+void append_fields_text(std::string& out, const RecordHeader& header, std::span<const SubrecordView> fields,
+                        const RecordTextOptions& options, int indent = 0);
 // The record's first line alone (`record TYPE FORMID flags=...`), with its newline.
 void append_record_header_line(std::string& out, const RecordHeader& header, const RecordTextOptions& options,
                                int indent = 0);

@@ -1,8 +1,9 @@
 // Field layouts: how the bytes of a field (subrecord) of a given record type read as named
-// values, so that the editable text shows `DATA value=25 weight=9.0` instead of hex. The tables
-// live in src/text/layouts/<game>.layouts (format described there and in tools/gen/
-// check_layouts.py); a layout is used only when a field's size fits it, so a missing or
-// mismatched layout costs readability, never bytes.
+// values. The text layer shows fields by them (`DATA value=25 weight=9.0` instead of hex); the
+// load-order checks find the FormIDs in records by them, and the record types a FormID may name
+// (`race:formid/RACE`). The tables live in src/fields/layouts/<game>.layouts (format described
+// there and in tools/gen/check_layouts.py); a layout is used only when a field's size fits it, so
+// a missing or mismatched layout costs readability, never bytes.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,7 @@
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/signature.hpp"
 
-namespace tesmod::text {
+namespace tesmod::fields {
 
 enum class ValueType : std::uint8_t {
   U8, U16, U32, U64, I8, I16, I32, I64,  // decimal
@@ -51,6 +52,7 @@ struct LayoutMember {
   bool array = false;                 // written as an array (`[]` or `[N]`)
   bool open = false;                  // `[]`, `bytes`, strings: takes the rest of the field
   std::uint32_t byte_count = 0;       // bytesN: N
+  std::vector<Signature> form_types;  // formid only: the record types it may name (`formid/RACE|NPC_`); empty: any
 
   // Bytes of one element; 0 when the member takes the rest of the field.
   std::uint32_t element_size() const;
@@ -64,6 +66,9 @@ struct FieldLayout {
   bool single() const { return members.size() == 1; }
   // Whether a field of this size can be read with the layout (strings are checked when read).
   bool fits_size(std::size_t size) const;
+  // fits_size, and the string the layout ends with is what its type says (a zstring ends with a
+  // zero byte; an lstring is a 4-byte id in a localized plugin).
+  bool fits(std::span<const std::uint8_t> data, bool localized) const;
 };
 
 class LayoutTable {
@@ -74,6 +79,9 @@ class LayoutTable {
   // The layouts to try for a field of this record type: the record type's own, then the ones
   // for any record type ('*'), in table order.
   std::span<const FieldLayout* const> find(Signature record_type, Signature field) const;
+  // The first of find()'s layouts that fits the data, if any.
+  const FieldLayout* choose(Signature record_type, Signature field, std::span<const std::uint8_t> data,
+                            bool localized) const;
   const ValueNames* names(std::string_view name) const;
   std::size_t layout_count() const { return layouts_.size(); }
 
@@ -96,4 +104,4 @@ class LayoutTable {
 // The built-in table of a game (Skyrim LE and SE share one), read on first use.
 const LayoutTable& layout_table(Game game);
 
-}  // namespace tesmod::text
+}  // namespace tesmod::fields

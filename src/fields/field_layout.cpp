@@ -1,16 +1,16 @@
-#include "tesmod/text/field_layout.hpp"
+#include "tesmod/fields/field_layout.hpp"
 
 #include <fmt/format.h>
 
+#include <charconv>
 
 #include "tesmod/error.hpp"
 #include "tesmod/io/ascii.hpp"
-#include "tesmod/text/text_syntax.hpp"
 
-namespace tesmod::text {
+namespace tesmod::fields {
 namespace {
 
-// The tables, embedded by CMake from src/text/layouts/*.layouts.
+// The tables, embedded by CMake from src/fields/layouts/*.layouts.
 #include "layouts_data.inc"
 
 struct TypeName {
@@ -27,6 +27,26 @@ constexpr TypeName kTypes[] = {
 };
 
 bool is_integer(ValueType t) { return t <= ValueType::X32; }
+
+// Decimal, or hex with 0x.
+std::optional<std::uint64_t> parse_uint(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  std::uint64_t value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
 
 bool valid_name(std::string_view s) {
   if (s.empty()) return false;
@@ -101,6 +121,17 @@ bool FieldLayout::fits_size(std::size_t size) const {
   const std::uint32_t element = last.element_size();
   if (element == 0) return true;
   return (size - fixed_size) % element == 0;
+}
+
+bool FieldLayout::fits(std::span<const std::uint8_t> data, bool localized) const {
+  if (!fits_size(data.size())) return false;
+  if (members.empty()) return true;
+  const LayoutMember& last = members.back();
+  const std::size_t rest = data.size() - fixed_size;
+  if (last.type == ValueType::ZString || (last.type == ValueType::LString && !localized))
+    return rest > 0 && data.back() == 0;
+  if (last.type == ValueType::LString) return rest == 4;
+  return true;
 }
 
 LayoutTable LayoutTable::parse(std::string_view source, std::string_view name) {
@@ -211,7 +242,19 @@ LayoutTable LayoutTable::parse(std::string_view source, std::string_view name) {
         m.open = true;
       }
       if (m.type == ValueType::Bytes && m.array) at.fail(fmt::format("'{}': bytes cannot be arrays", spec));
-      if (!names.empty()) {
+      if (!names.empty() && m.type == ValueType::FormId) {
+        // The record types the FormID may name: formid/RACE or formid/NPC_|LVLN.
+        std::size_t p = 0;
+        while (p <= names.size()) {
+          std::size_t bar = names.find('|', p);
+          if (bar == std::string_view::npos) bar = names.size();
+          Signature t;
+          if (!Signature::parse(names.substr(p, bar - p), t) || !t.is_record_type_like())
+            at.fail(fmt::format("'{}': expected record types after formid/ (RACE or NPC_|LVLN)", spec));
+          m.form_types.push_back(t);
+          p = bar + 1;
+        }
+      } else if (!names.empty()) {
         if (!is_integer(m.type) || m.type == ValueType::X8 || m.type == ValueType::X16 || m.type == ValueType::X32)
           at.fail(fmt::format("'{}': only decimal integer types take an enum or flags", spec));
         pending.push_back({&layout, layout.members.size(), std::string(names), line_number});
@@ -286,6 +329,13 @@ std::span<const FieldLayout* const> LayoutTable::find(Signature record_type, Sig
   return found;
 }
 
+const FieldLayout* LayoutTable::choose(Signature record_type, Signature field, std::span<const std::uint8_t> data,
+                                       bool localized) const {
+  for (const FieldLayout* layout : find(record_type, field))
+    if (layout->fits(data, localized)) return layout;
+  return nullptr;
+}
+
 const ValueNames* LayoutTable::names(std::string_view name) const {
   for (const ValueNames& n : names_)
     if (n.name == name) return &n;
@@ -294,11 +344,11 @@ const ValueNames* LayoutTable::names(std::string_view name) const {
 
 const LayoutTable& layout_table(Game game) {
   if (game == Game::Oblivion) {
-    static const LayoutTable tes4 = LayoutTable::parse(kTes4Layouts, "src/text/layouts/tes4.layouts");
+    static const LayoutTable tes4 = LayoutTable::parse(kTes4Layouts, "src/fields/layouts/tes4.layouts");
     return tes4;
   }
-  static const LayoutTable tes5 = LayoutTable::parse(kTes5Layouts, "src/text/layouts/tes5.layouts");
+  static const LayoutTable tes5 = LayoutTable::parse(kTes5Layouts, "src/fields/layouts/tes5.layouts");
   return tes5;
 }
 
-}  // namespace tesmod::text
+}  // namespace tesmod::fields

@@ -1,0 +1,315 @@
+// A LoadOrder in Python. Records it hands out are tesmod.Record objects of a Plugin opened over
+// the load order's own mapped file (its outline: nothing is read twice), so they read as
+// Plugin.records gives them. Conflicts and checks come as plain dicts, the CLI's JSON.
+#include "load_order_binding.hpp"
+
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include "plugin_handles.hpp"
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/io/workers.hpp"
+#include "tesmod/loadorder/conflicts.hpp"
+#include "tesmod/loadorder/load_order.hpp"
+#include "tesmod/loadorder/load_order_check.hpp"
+#include "tesmod/text/conflict_text.hpp"
+
+namespace py = pybind11;
+
+namespace tesmod::python {
+namespace {
+
+class PyLoadOrder {
+ public:
+  explicit PyLoadOrder(loadorder::LoadOrder order) : order_(std::move(order)), plugins_(order_.plugins().size()) {}
+
+  const loadorder::LoadOrder& order() const { return order_; }
+
+  std::string game() const { return std::string(game_id(order_.game())); }
+
+  py::list plugins() const {
+    py::list out;
+    for (const loadorder::LoadOrderPlugin& p : order_.plugins()) {
+      py::dict d;
+      d["name"] = p.name;
+      d["index"] = p.index ? py::object(py::str(p.index->text())) : py::object(py::none());
+      d["active"] = p.active;
+      d["master"] = p.master;
+      d["light"] = p.light;
+      d["masters"] = p.masters;
+      d["ghost"] = p.ghosted;
+      d["error"] = p.readable() ? py::object(py::none()) : py::object(py::str(p.error));
+      out.append(d);
+    }
+    return out;
+  }
+
+  // The load order's problems, then those conflicts() and check() met since (damaged plugins).
+  py::list problems() const {
+    py::list out = problem_list(order_.problems());
+    for (const auto& p : problem_list(later_problems_)) out.append(p);
+    return out;
+  }
+
+  static py::list problem_list(const std::vector<loadorder::Problem>& problems) {
+    py::list out;
+    for (const loadorder::Problem& p : problems) {
+      py::dict d;
+      d["file"] = p.file;
+      d["message"] = p.message;
+      out.append(d);
+    }
+    return out;
+  }
+
+  // The form a Python argument names: a load-order FormID, or "File.esm:00ABCD".
+  loadorder::FormKey form_arg(const py::object& form) const {
+    if (py::isinstance<py::int_>(form)) {
+      const auto id = form.cast<std::uint32_t>();
+      auto key = order_.from_load_order_form_id(id);
+      if (!key) throw py::key_error(fmt::format("no active plugin has the load-order index of {:08X}", id));
+      return *key;
+    }
+    const std::string text = form.cast<std::string>();
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos) throw py::value_error("a form is a load-order FormID (int) or 'File.esm:00ABCDEF'");
+    const auto plugin = order_.find(text.substr(0, colon));
+    if (!plugin) throw py::key_error("'" + text.substr(0, colon) + "' is not in the load order");
+    return loadorder::FormKey{*plugin, std::uint32_t(std::stoul(text.substr(colon + 1), nullptr, 16)) & 0xFFFFFF};
+  }
+
+  // A Record handle over the plugin's bytes, as Plugin.records gives them.
+  py::object record(const loadorder::RecordVersion& v) {
+    PluginRef& ref = plugins_[v.plugin];
+    if (!ref) {
+      const PluginBytes& bytes = order_.bytes(v.plugin);
+      OpenOptions options;
+      options.game = bytes.game();
+      ref = std::make_shared<OpenPlugin>(PluginOutline::parse(bytes.file_bytes(), options));
+    }
+    return py::cast(PyRecord(ref, v.entry));
+  }
+
+  py::list winning(const std::string& type) {
+    std::vector<loadorder::RecordVersion> found;
+    {
+      py::gil_scoped_release release;
+      found = order_.winning(signature_arg(type));
+    }
+    py::list out;
+    for (const auto& v : found) out.append(record(v));
+    return out;
+  }
+
+  py::list versions(const py::object& form) {
+    const loadorder::FormKey key = form_arg(form);
+    std::vector<loadorder::RecordVersion> found;
+    {
+      py::gil_scoped_release release;
+      found = order_.versions(key);
+    }
+    py::list out;
+    for (const auto& v : found) {
+      py::dict d;
+      d["plugin"] = order_.plugin(v.plugin).name;
+      d["record"] = record(v);
+      out.append(d);
+    }
+    return out;
+  }
+
+  py::object load_order_form_id(const std::string& plugin, std::uint32_t stored) const {
+    const auto p = order_.find(plugin);
+    if (!p) throw py::key_error("'" + plugin + "' is not in the load order");
+    const auto key = order_.key(*p, stored);
+    const auto id = key ? order_.load_order_form_id(*key) : std::nullopt;
+    return id ? py::object(py::int_(*id)) : py::object(py::none());
+  }
+
+  py::object stored_form_id(const std::string& plugin, const py::object& form) const {
+    const auto p = order_.find(plugin);
+    if (!p) throw py::key_error("'" + plugin + "' is not in the load order");
+    const auto id = order_.stored_form_id(*p, form_arg(form));
+    return id ? py::object(py::int_(*id)) : py::object(py::none());
+  }
+
+  py::list conflicts(const std::optional<std::vector<std::string>>& only, const std::optional<std::vector<std::string>>& types,
+                     const py::object& form, const std::optional<std::string>& plugin, bool fields,
+                     const std::string& encoding) {
+    loadorder::ConflictOptions options;
+    std::vector<loadorder::ConflictCategory> categories;
+    for (const std::string& c : only.value_or(std::vector<std::string>{})) {
+      auto cat = loadorder::parse_category(c);
+      if (!cat) throw py::value_error("a category is conflict, override or no_conflict, not '" + c + "'");
+      categories.push_back(*cat);
+    }
+    for (const std::string& t : types.value_or(std::vector<std::string>{})) options.types.push_back(signature_arg(t));
+    if (plugin) {
+      options.plugin = order_.find(*plugin);
+      if (!options.plugin) throw py::key_error("'" + *plugin + "' is not in the load order");
+    }
+    std::string editor_id;
+    if (!form.is_none()) {
+      if (py::isinstance<py::str>(form) && form.cast<std::string>().find(':') == std::string::npos)
+        editor_id = form.cast<std::string>();
+      else options.forms.push_back(form_arg(form));
+    }
+    const TextCodec codec(encoding == "cp1252" ? "WINDOWS-1252" : encoding);
+    std::vector<loadorder::Problem> problems;
+    std::vector<loadorder::ConflictRecord> records;
+    std::vector<std::vector<text::FieldDifference>> diffs;
+    {
+      py::gil_scoped_release release;
+      for (auto& r : loadorder::find_conflicts(order_, options, problems)) {
+        if (!categories.empty() && std::find(categories.begin(), categories.end(), r.category) == categories.end()) continue;
+        if (!editor_id.empty() && !ascii::iequals(codec.to_utf8(r.editor_id), editor_id)) continue;
+        records.push_back(std::move(r));
+      }
+      diffs.resize(records.size());
+      if (fields) {
+        const text::LoadOrderNamers namers(order_);
+        run_workers(records.size(), order_.threads(), [&](auto claim) {
+          Inflater inflater;
+          for (std::size_t i = claim(); i < records.size(); i = claim())
+            if (records[i].category != loadorder::ConflictCategory::NoConflict)
+              diffs[i] = text::conflict_fields(order_, records[i], namers, codec, inflater);
+        });
+      }
+    }
+    py::list out;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const loadorder::ConflictRecord& r = records[i];
+      py::dict d;
+      const auto id = order_.load_order_form_id(r.form);
+      d["form_id"] = id ? py::object(py::int_(*id)) : py::object(py::none());
+      d["file"] = order_.plugin(r.form.plugin).name;
+      d["type"] = r.type.str();
+      d["editor_id"] = r.editor_id.empty() ? py::object(py::none()) : py::object(py::str(codec.to_utf8(r.editor_id)));
+      py::list versions, states, itpo;
+      for (const loadorder::ConflictVersion& v : r.versions) {
+        versions.append(order_.plugin(v.version.plugin).name);
+        states.append(std::string(loadorder::state_name(v.state)));
+        if (v.itpo) itpo.append(order_.plugin(v.version.plugin).name);
+      }
+      d["versions"] = versions;
+      d["states"] = states;
+      d["winner"] = order_.plugin(r.winner().version.plugin).name;
+      d["category"] = std::string(loadorder::category_name(r.category));
+      d["itpo"] = itpo;
+      if (fields) {
+        py::list fs;
+        for (const text::FieldDifference& f : diffs[i]) {
+          py::dict fd;
+          fd["field"] = f.field;
+          fd["values"] = f.values;
+          fs.append(fd);
+        }
+        d["fields"] = fs;
+      }
+      out.append(d);
+    }
+    for (const loadorder::Problem& p : problems)
+      if (std::find_if(later_problems_.begin(), later_problems_.end(), [&](const loadorder::Problem& q) {
+            return q.file == p.file && q.message == p.message;
+          }) == later_problems_.end())
+        later_problems_.push_back(p);
+    return out;
+  }
+
+  py::list check(const std::optional<std::vector<std::string>>& plugins, const std::string& encoding) {
+    loadorder::CheckOptions options;
+    for (const std::string& name : plugins.value_or(std::vector<std::string>{})) {
+      const auto p = order_.find(name);
+      if (!p) throw py::key_error("'" + name + "' is not in the load order");
+      options.plugins.push_back(*p);
+    }
+    std::vector<loadorder::CheckProblem> problems;
+    {
+      py::gil_scoped_release release;
+      problems = loadorder::check_load_order(order_, options);
+    }
+    const TextCodec codec(encoding == "cp1252" ? "WINDOWS-1252" : encoding);
+    py::list out;
+    for (const loadorder::CheckProblem& p : problems) {
+      py::dict d;
+      d["file"] = p.file;
+      d["check"] = p.check;
+      d["type"] = p.record ? py::object(py::str(p.record->type.str())) : py::object(py::none());
+      d["form_id"] = p.record ? py::object(py::int_(p.record->form_id)) : py::object(py::none());
+      d["editor_id"] = p.record && !p.record->editor_id.empty() ? py::object(py::str(codec.to_utf8(p.record->editor_id)))
+                                                                 : py::object(py::none());
+      d["message"] = p.message;
+      out.append(d);
+    }
+    return out;
+  }
+
+ private:
+  loadorder::LoadOrder order_;
+  std::vector<PluginRef> plugins_;  // per plugin, made when a record of it is first handed out
+  std::vector<loadorder::Problem> later_problems_;
+};
+
+}  // namespace
+
+void bind_load_order(py::module_& m) {
+  py::class_<PyLoadOrder>(m, "LoadOrder",
+                          "A game's load order: its plugins in order, read on demand (see tesmod.load_order).")
+      .def_property_readonly("game", &PyLoadOrder::game, "'oblivion', 'skyrim' (LE) or 'skyrimse'.")
+      .def_property_readonly("plugins", &PyLoadOrder::plugins,
+                             "Every plugin found, in load order, as dicts: name, index ('0A', 'FE 001' or None), "
+                             "active, master, light, masters, ghost, error (None when its header reads).")
+      .def_property_readonly("problems", &PyLoadOrder::problems,
+                             "What was found wrong while making the order, as dicts: file, message.")
+      .def("winning", &PyLoadOrder::winning, py::arg("type"),
+           "The winning version of every record of this type among the active plugins, as Records (in order of "
+           "each record's first appearance). Reads only the groups that hold the type.")
+      .def("versions", &PyLoadOrder::versions, py::arg("form_id"),
+           "Every active plugin's version of a form (a load-order FormID, or 'File.esm:00ABCD'), in load order, as "
+           "dicts: plugin, record. The last one wins.")
+      .def("load_order_form_id", &PyLoadOrder::load_order_form_id, py::arg("plugin"), py::arg("form_id"),
+           "The load-order FormID of a FormID as the plugin stores it, or None (its master is missing or inactive).")
+      .def("stored_form_id", &PyLoadOrder::stored_form_id, py::arg("plugin"), py::arg("form_id"),
+           "The FormID the plugin stores for a form (a load-order FormID, or 'File.esm:00ABCD'), or None when the "
+           "plugin cannot name it.")
+      .def("conflicts", &PyLoadOrder::conflicts, py::kw_only(), py::arg("only") = py::none(), py::arg("types") = py::none(),
+           py::arg("form") = py::none(), py::arg("plugin") = py::none(), py::arg("fields") = false,
+           py::arg("encoding") = "cp1252",
+           "Records more than one active plugin has, as tesmod conflicts --json gives them: form_id (load order), "
+           "file, type, editor_id, versions, states, winner, category, itpo, and with fields=True the fields that "
+           "differ (field, values per version). only: categories; types: record types; form: a FormID, "
+           "'File.esm:ID' or an EditorID; plugin: only records it has.")
+      .def("check", &PyLoadOrder::check, py::kw_only(), py::arg("plugins") = py::none(), py::arg("encoding") = "cp1252",
+           "The problems tesmod check finds (every active plugin, or the ones named), as dicts: file, check, type, "
+           "form_id (as the plugin stores it), editor_id, message.")
+      .def("__len__", [](const PyLoadOrder& o) { return o.order().plugins().size(); })
+      .def("__repr__", [](const PyLoadOrder& o) {
+        return fmt::format("<tesmod.LoadOrder {} with {} plugins, {} active>", game_id(o.order().game()),
+                           o.order().plugins().size(), o.order().active().size());
+      });
+
+  m.def(
+      "load_order",
+      [](const std::string& data, const std::optional<std::string>& plugins, const std::optional<std::string>& game,
+         const std::optional<std::vector<std::string>>& files, unsigned threads) {
+        loadorder::LoadOrderSource source;
+        source.data = data;
+        if (plugins) source.plugins_file = *plugins;
+        if (game) {
+          source.game = parse_game(*game);
+          if (!source.game) throw py::value_error("game is 'oblivion', 'skyrim' or 'skyrimse', not '" + *game + "'");
+        }
+        if (files) source.files.assign(files->begin(), files->end());
+        source.threads = threads;
+        py::gil_scoped_release release;
+        return PyLoadOrder(loadorder::LoadOrder::open(source));
+      },
+      py::kw_only(), py::arg("data") = ".", py::arg("plugins") = py::none(), py::arg("game") = py::none(),
+      py::arg("files") = py::none(), py::arg("threads") = 0,
+      "Opens a load order: the Data folder's plugins in the game's order (plugins.txt, loadorder.txt, file times, "
+      "Skyrim.ccc, as README 'Load orders' says), or the plugin files given, in order. Reads each plugin's header "
+      "only; records are read when asked for. plugins: the plugins.txt (default DATA/plugins.txt); game: "
+      "'oblivion', 'skyrim' or 'skyrimse' (default: from the headers).");
+}
+
+}  // namespace tesmod::python

@@ -1,0 +1,94 @@
+// `tesmod check [PLUGIN...]`: the errors xEdit checks for, per plugin against its masters, over
+// a load order (every active plugin, or the ones named). One line per problem; exit 1 when any.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "load_order_args.hpp"
+#include "tesmod/loadorder/load_order_check.hpp"
+
+namespace tesmod::cli {
+
+nlohmann::ordered_json problems_json(const std::vector<loadorder::Problem>& problems);
+
+Command add_check(CLI::App& app, Common& common) {
+  struct Args {
+    LoadOrderArgs order;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* sub = app.add_subcommand(
+      "check", "Errors in each plugin of a load order, against its masters: missing or misordered masters, "
+               "FormIDs past the master list, references to nothing or to the wrong type, duplicates, deleted "
+               "records with fields, light plugin ranges, header and form versions; exit 1 when any");
+  add_load_order_options(*sub, args->order,
+                         "The plugins to check: with --data, names in its load order (default: every active plugin); "
+                         "without, plugin files in load order (their masters are read from beside them)");
+  sub->add_flag("--json", args->json, "Print JSON");
+  add_common_options(*sub, common);
+  return {sub, [args, &common] {
+            const TextCodec codec(common.encoding);
+            LoadOrderArgs order_args = args->order;
+            std::vector<std::string> selected;
+            if (!order_args.data.empty()) {
+              selected = order_args.files;  // names within the data folder's load order
+              order_args.files.clear();
+            }
+            const loadorder::LoadOrder order = open_load_order(order_args, common.threads);
+            loadorder::CheckOptions options;
+            if (order_args.files.empty()) {
+              for (const std::string& name : selected) {
+                const auto p = order.find(std::filesystem::path(name).filename().string());
+                if (!p) throw UsageError("'" + name + "' is not in the load order of " + order_args.data);
+                options.plugins.push_back(*p);
+              }
+            } else {
+              // The named files, not the masters read from beside them.
+              for (const std::string& f : order_args.files) {
+                const std::string name = std::filesystem::path(f).filename().string();
+                if (const auto p = order.find(name)) options.plugins.push_back(*p);
+              }
+            }
+            const std::vector<loadorder::CheckProblem> problems = loadorder::check_load_order(order, options);
+            std::vector<std::uint32_t> checked = options.plugins;
+            if (checked.empty())
+              for (std::uint32_t p = 0; p < order.plugins().size(); ++p)
+                if (order.plugin(p).active) checked.push_back(p);
+            if (args->json) {
+              nlohmann::ordered_json j;
+              nlohmann::ordered_json names = nlohmann::ordered_json::array();
+              for (std::uint32_t p : checked) names.push_back(order.plugin(p).name);
+              j["checked"] = std::move(names);
+              nlohmann::ordered_json list = nlohmann::ordered_json::array();
+              for (const loadorder::CheckProblem& p : problems) {
+                nlohmann::ordered_json e;
+                e["file"] = p.file;
+                e["check"] = p.check;
+                if (p.record) {
+                  e["type"] = p.record->type.str();
+                  e["form_id"] = fmt::format("{:08X}", p.record->form_id);
+                  e["editor_id"] = p.record->editor_id.empty() ? nlohmann::ordered_json(nullptr)
+                                                                : nlohmann::ordered_json(codec.to_utf8(p.record->editor_id));
+                }
+                e["message"] = p.message;
+                list.push_back(std::move(e));
+              }
+              j["problems"] = std::move(list);
+              j["load_order_problems"] = problems_json(order.problems());
+              std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+            } else {
+              std::string out;
+              for (const loadorder::CheckProblem& p : problems) out += loadorder::problem_line(p, codec) + "\n";
+              out += fmt::format("{} problem{} in {} plugin{}\n", problems.size(), problems.size() == 1 ? "" : "s",
+                                 checked.size(), checked.size() == 1 ? "" : "s");
+              std::cout << out;
+              for (const loadorder::Problem& p : order.problems()) std::cerr << "note: " << p.file << ": " << p.message << "\n";
+            }
+            return problems.empty() ? kExitOk : kExitError;
+          }};
+}
+
+}  // namespace tesmod::cli
