@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 
 #include "tesmod/error.hpp"
 #include "tesmod/io/ascii.hpp"
+#include "tesmod/io/number_text.hpp"
 
 namespace tesmod::fields {
 namespace {
@@ -27,26 +27,6 @@ constexpr TypeName kTypes[] = {
 };
 
 bool is_integer(ValueType t) { return t <= ValueType::X32; }
-
-// Decimal, or hex with 0x.
-std::optional<std::uint64_t> parse_uint(std::string_view text) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.remove_prefix(2);
-    base = 16;
-  }
-  std::uint64_t value = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-std::optional<std::int64_t> parse_int(std::string_view text) {
-  std::int64_t value = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
-  return value;
-}
 
 bool valid_name(std::string_view s) {
   if (s.empty()) return false;

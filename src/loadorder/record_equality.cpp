@@ -88,9 +88,10 @@ namespace {
 
 constexpr std::uint8_t kOversize[] = {'X', 'X', 'X', 'X'};
 
-// Whether the fields have the same types and sizes in the same order: what two records that
-// differ only in FormIDs share.
-bool same_field_shapes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+// Whether the two field lists pair up one to one with the same types and `same` true for each
+// pair's data.
+template <class SameData>
+bool fields_pair_up(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b, SameData same) {
   const ErrorContext none;
   SubrecordCursor ca(a, none), cb(b, none);
   SubrecordView va, vb;
@@ -99,21 +100,17 @@ bool same_field_shapes(std::span<const std::uint8_t> a, std::span<const std::uin
     const bool more_b = cb.next(vb);
     if (more_a != more_b) return false;
     if (!more_a) return true;
-    if (va.type != vb.type || va.data.size() != vb.data.size()) return false;
+    if (va.type != vb.type || !same(va.data, vb.data)) return false;
   }
 }
 
+// The same types and sizes in the same order: what two records that differ only in FormIDs share.
+bool same_field_shapes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  return fields_pair_up(a, b, [](auto x, auto y) { return x.size() == y.size(); });
+}
+
 bool same_field_list(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
-  const ErrorContext none;
-  SubrecordCursor ca(a, none), cb(b, none);
-  SubrecordView va, vb;
-  while (true) {
-    const bool more_a = ca.next(va);
-    const bool more_b = cb.next(vb);
-    if (more_a != more_b) return false;
-    if (!more_a) return true;
-    if (va.type != vb.type || !std::ranges::equal(va.data, vb.data)) return false;
-  }
+  return fields_pair_up(a, b, [](auto x, auto y) { return std::ranges::equal(x, y); });
 }
 
 }  // namespace

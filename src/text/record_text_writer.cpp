@@ -4,6 +4,8 @@
 
 #include <libdeflate.h>
 
+#include <optional>
+
 #include "record_text_common.hpp"
 #include "tesmod/fields/condition.hpp"
 #include "tesmod/fields/package_codec.hpp"
@@ -219,6 +221,16 @@ class RecordWriter {
     }
   }
 
+  // The source as UTF-8 when the code page carries it there and back exactly, else nullopt.
+  std::optional<std::string> exact_utf8(std::string_view source) const {
+    try {
+      std::string utf8 = options_.codec->to_utf8(source);
+      if (options_.codec->from_utf8(utf8) == source) return utf8;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+  }
+
   // An Oblivion script's source, to its own file when the caller keeps them.
   bool script_source(const SubrecordView& v) {
     const std::size_t index = script_index_++;
@@ -232,13 +244,7 @@ class RecordWriter {
       return true;
     }
     // Only sources a text file can carry exactly go to a file.
-    std::string utf8;
-    try {
-      utf8 = options_.codec->to_utf8(source);
-      if (options_.codec->from_utf8(utf8) != source) return false;
-    } catch (const std::exception&) {
-      return false;
-    }
+    if (!exact_utf8(source)) return false;
     for (unsigned char c : source)
       if (c == 0) return false;
     std::string editor_id;
@@ -269,13 +275,8 @@ class RecordWriter {
   // quoted line.
   bool source_lines(std::string_view source) {
     if (source.empty()) return false;
-    std::string utf8;
-    try {
-      utf8 = options_.codec->to_utf8(source);
-      if (options_.codec->from_utf8(utf8) != source) return false;
-    } catch (const std::exception&) {
-      return false;
-    }
+    const std::optional<std::string> utf8 = exact_utf8(source);
+    if (!utf8) return false;
     std::size_t crlf_breaks = 0, lf_breaks = 0;
     for (std::size_t i = 0; i < source.size(); ++i) {
       const unsigned char c = static_cast<unsigned char>(source[i]);
@@ -288,10 +289,10 @@ class RecordWriter {
     out_ += crlf ? "SCTX crlf {\n" : "SCTX {\n";
     std::size_t pos = 0;
     while (true) {
-      std::size_t end = utf8.find('\n', pos);
+      std::size_t end = utf8->find('\n', pos);
       const bool last = end == std::string::npos;
-      if (last) end = utf8.size();
-      std::string_view line = std::string_view(utf8).substr(pos, end - pos);
+      if (last) end = utf8->size();
+      std::string_view line = std::string_view(*utf8).substr(pos, end - pos);
       const bool ends_crlf = !last && line.ends_with('\r');
       if (ends_crlf) line.remove_suffix(1);
       indent_to(out_, field_indent_ + 2);

@@ -186,26 +186,6 @@ std::optional<float> parse_float(std::string_view text) {
   return value;
 }
 
-std::optional<std::int64_t> parse_int(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  std::int64_t value = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-std::optional<std::uint64_t> parse_uint(std::string_view text) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.remove_prefix(2);
-    base = 16;
-  }
-  std::uint64_t value = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
 namespace {
 constexpr auto kWordBreaks = [] {
   std::array<bool, 256> t{};

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "tesmod/io/number_text.hpp"  // parse_int, parse_uint
 #include "tesmod/io/text_encoding.hpp"
 
 namespace tesmod::text {
@@ -50,11 +51,6 @@ std::optional<float> parse_float(std::string_view text);
 void append_decimal(std::string& out, std::int64_t value);
 void append_decimal(std::string& out, std::uint64_t value);
 void append_hex_digits(std::string& out, std::uint64_t value, int min_digits);
-
-// Decimal integers, with an optional sign; nullopt when the text is not one or out of range.
-std::optional<std::int64_t> parse_int(std::string_view text);
-// Decimal or 0x-prefixed hex unsigned integers.
-std::optional<std::uint64_t> parse_uint(std::string_view text);
 
 // True for characters that end a word: blanks and the punctuation of the formats.
 bool is_word_break(char c);
