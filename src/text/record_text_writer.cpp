@@ -353,20 +353,32 @@ void append_record_header_line(std::string& out, const RecordHeader& h, const Re
   out += '\n';
 }
 
-void append_fields_text(std::string& out, const RecordHeader& header, std::span<const SubrecordView> fields,
-                        const RecordTextOptions& options, int indent) {
-  const std::vector<SubrecordView> views(fields.begin(), fields.end());
+namespace {
+
+// The fields as text; a renderer that fails on odd bytes leaves the record to the plainest text.
+// Returns whether any field was written as a structure.
+bool append_fields_or_plain(std::string& out, const RecordHeader& header, const std::vector<SubrecordView>& views,
+                            const RecordTextOptions& options, int indent) {
   const std::size_t mark = out.size();
   try {
     RecordWriter writer(out, header, options, indent);
     writer.fields(views);
+    return writer.structured();
   } catch (const std::exception&) {
     out.resize(mark);
     RecordTextOptions plain = options;
     plain.typed = false;
     RecordWriter writer(out, header, plain, indent);
     writer.fields(views);
+    return writer.structured();
   }
+}
+
+}  // namespace
+
+void append_fields_text(std::string& out, const RecordHeader& header, std::span<const SubrecordView> fields,
+                        const RecordTextOptions& options, int indent) {
+  append_fields_or_plain(out, header, std::vector<SubrecordView>(fields.begin(), fields.end()), options, indent);
 }
 
 bool append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
@@ -378,20 +390,7 @@ bool append_record_text(std::string& out, const RecordHeader& header, std::span<
   try {
     const std::span<const std::uint8_t> body = compressed ? inflate_record_body(stored_body, inflater, where) : stored_body;
     const std::vector<SubrecordView> views = read_subrecords(body, where);
-    const std::size_t mark = out.size();
-    try {
-      RecordWriter writer(out, header, options, indent);
-      writer.fields(views);
-      structured = writer.structured();
-    } catch (const std::exception&) {
-      // A renderer that fails on odd bytes leaves the record to the plainest text.
-      out.resize(mark);
-      RecordTextOptions plain = options;
-      plain.typed = false;
-      RecordWriter writer(out, header, plain, indent);
-      writer.fields(views);
-      structured = writer.structured();
-    }
+    structured = append_fields_or_plain(out, header, views, options, indent);
     if (compressed) {
       indent_to(out, indent + 2);
       out += "zlib-stored ";
