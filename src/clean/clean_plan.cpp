@@ -175,13 +175,14 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
         std::string source;
         std::string skipped;
         try {
-          fields = fields_of(self, plugin.name);
-          // No fields: the latest master version that is not deleted gives them, as xEdit does.
-          for (auto v = versions.rbegin(); fields.empty() && v != versions.rend(); ++v) {
+          // The latest master version that is not deleted gives the fields, as xEdit's undelete
+          // does (a deleted reference keeps at most its base); the record's own when none can.
+          for (auto v = versions.rbegin(); source.empty() && v != versions.rend(); ++v) {
             if (v->entry.flags & record_flags::kDeleted) continue;
             fields = fields_of(comparer.load(*v, inflater), order.plugin(v->plugin).name);
             source = order.plugin(v->plugin).name;
           }
+          if (source.empty()) fields = fields_of(self, plugin.name);
         } catch (const Error& err) {
           skipped = err.what();
         }

@@ -8,9 +8,12 @@
 //     reference becomes non-persistent;
 //   - a non-persistent reference moves to z = -30000 (DATA's third float).
 //
-// Our choices where xEdit's result depends on its own state: a deleted record that has fields
-// keeps them (xEdit replaces them with the previous version's; for a deletion made by the Creation
-// Kit they are the same); a compressed one is written uncompressed (the same bytes with any zlib,
+// The fields are those of the latest master version that is not deleted, as xEdit's undelete
+// takes them (the Creation Kit keeps at most the base, NAME, in a deleted reference); the record's
+// own only when every master's version is deleted too.
+//
+// Our choices where xEdit's result depends on its own state: a compressed reference is written
+// uncompressed (the same bytes with any zlib,
 // where recompressing would tie the output to a compressor version); the record stays in its
 // group (xEdit moves a reference whose persistence changes to the cell's other child group).
 #pragma once
@@ -38,7 +41,7 @@ struct UdrResult {
   std::string skipped;  // why the reference cannot be undeleted (then flags and fields are unset)
 };
 
-// The undeleted reference from its flags and fields (the master's fields when it had none).
+// The undeleted reference from its header flags and the fields it takes (see above).
 UdrResult undelete_reference(Game game, Signature type, std::uint32_t flags, std::vector<Field> fields);
 
 }  // namespace tesmod::clean
