@@ -257,10 +257,11 @@ class PyLoadOrder {
     {
       py::gil_scoped_release release;
       order_.read_files(active);
+      const clean::MasterRecords masters = clean::MasterRecords::collect(order_, active);
       run_workers(active.size(), order_.threads(), [&](auto claim) {
         for (std::size_t k = claim(); k < active.size(); k = claim()) {
           try {
-            clean::CleanReport r = clean::plan_cleaning(order_, active[k], options);
+            clean::CleanReport r = clean::plan_cleaning(order_, active[k], options, &masters);
             clean::set_crc_after(order_, active[k], r);
             reports[k] = std::move(r);
           } catch (const std::exception& e) {

@@ -4,4 +4,5 @@ target_sources(tesmod PRIVATE
   clean/clean_apply.cpp
   clean/clean_masters.cpp
   clean/udr_edit.cpp
+  clean/master_records.cpp
 )

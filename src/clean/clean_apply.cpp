@@ -1,6 +1,6 @@
 // A cleaning plan applied to a plugin's model, and the bytes it writes.
 #include <fmt/format.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include <unordered_map>
 
@@ -40,14 +40,15 @@ void prune(std::vector<Node>& nodes, std::uint32_t& index, const std::vector<boo
 }  // namespace
 
 std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  // zlib takes at most 4 GiB a call.
+  // libdeflate's CRC-32 is zlib's (the same polynomial and start), several times faster on a
+  // large master: a Data folder's worth of plugins is checksummed on every report.
+  std::uint32_t crc = 0;
   for (std::size_t at = 0; at < bytes.size();) {
-    const std::size_t n = std::min<std::size_t>(bytes.size() - at, 1u << 30);
-    crc = crc32(crc, bytes.data() + at, uInt(n));
+    const std::size_t n = std::min<std::size_t>(bytes.size() - at, std::size_t(1) << 30);
+    crc = libdeflate_crc32(crc, bytes.data() + at, n);
     at += n;
   }
-  return std::uint32_t(crc);
+  return crc;
 }
 
 void apply_cleaning(Plugin& model, const CleanReport& report) {

@@ -92,7 +92,8 @@ std::vector<Field> fields_of(const LoadedRecord& r, const std::string& file) {
 
 }  // namespace
 
-CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const CleanOptions& options) {
+CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const CleanOptions& options,
+                          const MasterRecords* masters) {
   const loadorder::LoadOrderPlugin& plugin = order.plugin(position);
   if (!plugin.readable()) throw Error(plugin.name, Error::kNoOffset, std::nullopt, plugin.error);
   CleanReport report;
@@ -108,6 +109,8 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
     order.file(*m);  // throws, naming the master, when it does not read
   }
   const PluginFile& file = order.file(position);
+  std::optional<MasterRecords> own;
+  if (!masters) masters = &own.emplace(MasterRecords::collect(order, std::span<const std::uint32_t>(&position, 1)));
   report.crc_before = crc32_of(file.bytes());
   const auto entries = file.entries();
   report.entry_count = entries.size();
@@ -133,7 +136,7 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
         const std::uint32_t m = *plugin.master_positions[k];
         const auto stored = order.stored_form_id(m, *key);
         if (!stored) continue;
-        if (const auto found = order.find_record(m, *stored)) versions.push_back({m, *found});
+        if (const auto found = masters->find(m, *stored)) versions.push_back({m, *found});
       }
     }
     if (versions.empty()) {  // the plugin's own record (or one no master has)

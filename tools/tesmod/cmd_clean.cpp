@@ -129,13 +129,14 @@ int run_all(const CleanArgs& a, const Common& common) {
   options.udr = !a.no_udr;
   const std::vector<std::uint32_t>& active = order.active();
   order.read_files(active);
+  const clean::MasterRecords masters = clean::MasterRecords::collect(order, active);
   std::vector<std::optional<clean::CleanReport>> reports(active.size());
   std::vector<std::string> errors(active.size());
   // Plugins one per thread; each reads only its own records and its masters' (read once, shared).
   run_workers(active.size(), order.threads(), [&](auto claim) {
     for (std::size_t k = claim(); k < active.size(); k = claim()) {
       try {
-        clean::CleanReport r = clean::plan_cleaning(order, active[k], options);
+        clean::CleanReport r = clean::plan_cleaning(order, active[k], options, &masters);
         clean::set_crc_after(order, active[k], r);
         reports[k] = std::move(r);
       } catch (const std::exception& e) {

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tesmod/clean/master_records.hpp"
 #include "tesmod/loadorder/load_order.hpp"
 #include "tesmod/plugin/field.hpp"
 #include "tesmod/plugin/plugin.hpp"
@@ -86,8 +87,10 @@ loadorder::LoadOrder open_with_masters(const std::filesystem::path& plugin, cons
 
 // Classifies every record of the plugin at `position` against its masters and plans the changes.
 // Throws tesmod::Error when the plugin or a master does not read, or a master is missing. The
-// report's crc_after is not set (see clean_bytes).
-CleanReport plan_cleaning(const loadorder::LoadOrder& order, std::uint32_t position, const CleanOptions& options = {});
+// report's crc_after is not set (see clean_bytes). masters: the masters' versions collected for
+// this plugin (with others); when not given, they are collected for this plugin alone.
+CleanReport plan_cleaning(const loadorder::LoadOrder& order, std::uint32_t position, const CleanOptions& options = {},
+                          const MasterRecords* masters = nullptr);
 
 // Applies a plan to the plugin's model, which must be the plugin the plan was made for, unedited
 // (Plugin::from_file of the same file): throws tesmod::Error otherwise.
@@ -99,7 +102,7 @@ std::vector<std::uint8_t> clean_bytes(const loadorder::LoadOrder& order, std::ui
 // Sets report.crc_after: crc_before when nothing changes, else the CRC of clean_bytes' output.
 void set_crc_after(const loadorder::LoadOrder& order, std::uint32_t position, CleanReport& report);
 
-// CRC-32 (zlib's) of bytes: what LOOT keys its dirty info on.
+// CRC-32 of bytes (zlib's crc32, computed with libdeflate): what LOOT keys its dirty info on.
 std::uint32_t crc32_of(std::span<const std::uint8_t> bytes);
 
 }  // namespace tesmod::clean
