@@ -75,11 +75,13 @@ std::string first_difference(const LoadedRecord& a, const LoadedRecord& b) {
   return "FormIDs";
 }
 
-std::string editor_id_of(const LoadedRecord& r) {
+// The EditorID for the report: read from the start of the record (a compressed one inflated only
+// as far as EDID); none when the body does not read.
+std::string editor_id_of(const PluginBytes& bytes, const IndexEntry& e) {
   try {
-    return r.editor_id();
+    return bytes.editor_id(e).value_or(std::string());
   } catch (const Error&) {
-    return {};  // a body that does not inflate has no EditorID to show
+    return {};
   }
 }
 
@@ -120,8 +122,8 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
 
   std::vector<bool> removed(entries.size(), false);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> itm_wrappers;  // (record, its children group)
-  auto decide = [&](CleanKind kind, const IndexEntry& e, std::uint32_t i, std::string editor_id, std::string detail) {
-    report.decisions.push_back({kind, e.type, e.id, std::move(editor_id), i, std::move(detail)});
+  auto decide = [&](CleanKind kind, const IndexEntry& e, std::uint32_t i, std::string detail) {
+    report.decisions.push_back({kind, e.type, e.id, editor_id_of(file, e), i, std::move(detail)});
   };
 
   for (std::uint32_t i = 1; i < entries.size(); ++i) {
@@ -141,13 +143,11 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
     }
     if (versions.empty()) {  // the plugin's own record (or one no master has)
       if (!deleted) continue;
-      const LoadedRecord self = comparer.load({position, e}, inflater);
-      if (e.type == Signature("NAVM")) decide(CleanKind::Nav, e, i, editor_id_of(self), "deleted navmesh: left alone");
-      else decide(CleanKind::DeletedOther, e, i, editor_id_of(self), "deleted record the plugin adds: left alone");
+      if (e.type == Signature("NAVM")) decide(CleanKind::Nav, e, i, "deleted navmesh: left alone");
+      else decide(CleanKind::DeletedOther, e, i, "deleted record the plugin adds: left alone");
       continue;
     }
     const LoadedRecord self = comparer.load({position, e}, inflater);
-    const std::string editor_id = editor_id_of(self);
     const RecordVersion* base = &versions.front();
     const auto key = order.key(position, e.id);
     for (const RecordVersion& v : versions)
@@ -167,12 +167,12 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
         continue;
       }
       removed[i] = true;
-      decide(CleanKind::Itm, e, i, editor_id, "identical to " + last_name);
+      decide(CleanKind::Itm, e, i, "identical to " + last_name);
       continue;
     }
     if (deleted) {
       if (e.type == Signature("NAVM")) {
-        decide(CleanKind::Nav, e, i, editor_id, "deleted navmesh: left alone");
+        decide(CleanKind::Nav, e, i, "deleted navmesh: left alone");
       } else if (is_placed_reference(e.type)) {
         std::vector<Field> fields;
         std::string source;
@@ -195,25 +195,25 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
           skipped = udr.skipped;
         }
         if (!skipped.empty()) {
-          decide(CleanKind::Skipped, e, i, editor_id, "deleted reference not undeleted: " + skipped);
+          decide(CleanKind::Skipped, e, i, "deleted reference not undeleted: " + skipped);
           continue;
         }
         std::string detail = "undeleted and disabled (enable parent: the player, opposite)";
         if (!(udr.flags & record_flags::kPersistent)) detail += ", moved to z = -30000";
         if (!source.empty()) detail += ", fields from " + source;
-        decide(CleanKind::Udr, e, i, editor_id, detail);
+        decide(CleanKind::Udr, e, i, detail);
         if (options.udr) report.undeleted.push_back({i, e.id, udr.flags, std::move(udr.fields)});
       } else {
-        decide(CleanKind::DeletedOther, e, i, editor_id, "deleted record: left alone");
+        decide(CleanKind::DeletedOther, e, i, "deleted record: left alone");
       }
       continue;
     }
     if (equal_base) {
-      decide(CleanKind::ItmKept, e, i, editor_id,
+      decide(CleanKind::ItmKept, e, i,
              fmt::format("identical to {}, but {} changes it (first difference: {})", base_name, last_name,
                          first_difference(self, last_record)));
     } else if (equal_last) {
-      decide(CleanKind::Itpo, e, i, editor_id,
+      decide(CleanKind::Itpo, e, i,
              fmt::format("identical to {}'s change (first difference from {}: {})", last_name, base_name,
                          first_difference(self, base_record)));
     }
@@ -235,7 +235,7 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
       for (std::uint32_t j = group; j < entries[group].end; ++j) removed[j] = true;
       wrapper_done[w] = changed = true;
       const IndexEntry& e = entries[record];
-      decide(CleanKind::Itm, e, record, editor_id_of(comparer.load({position, e}, inflater)), "identical to its masters' version, and nothing is left under it");
+      decide(CleanKind::Itm, e, record, "identical to its masters' version, and nothing is left under it");
     }
   }
   std::stable_sort(report.decisions.begin(), report.decisions.end(),

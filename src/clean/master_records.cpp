@@ -78,11 +78,14 @@ MasterRecords MasterRecords::collect(const loadorder::LoadOrder& order, std::spa
         }
       }
       std::lock_guard guard(lock);
-      for (const auto& [id, i] : hits) {
-        auto [it, fresh] = found.emplace(id, entries[i]);
-        if (!fresh && entries[i].offset < it->second.offset) it->second = entries[i];
-      }
+      for (const auto& [id, i] : hits) found.emplace_back(id, entries[i]);
     });
+    // By FormID, the first in the file first; then one a FormID.
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second.offset < b.second.offset;
+    });
+    found.erase(std::unique(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+                found.end());
   }
   return out;
 }
@@ -90,8 +93,9 @@ MasterRecords MasterRecords::collect(const loadorder::LoadOrder& order, std::spa
 std::optional<IndexEntry> MasterRecords::find(std::uint32_t position, std::uint32_t stored_form_id) const {
   if (position >= found_.size()) return std::nullopt;
   const auto& found = found_[position];
-  const auto it = found.find(stored_form_id);
-  if (it == found.end()) return std::nullopt;
+  const auto it = std::lower_bound(found.begin(), found.end(), stored_form_id,
+                                   [](const auto& entry, std::uint32_t id) { return entry.first < id; });
+  if (it == found.end() || it->first != stored_form_id) return std::nullopt;
   return it->second;
 }
 

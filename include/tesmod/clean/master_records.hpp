@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tesmod/loadorder/load_order.hpp"
@@ -24,7 +24,8 @@ class MasterRecords {
   std::optional<IndexEntry> find(std::uint32_t position, std::uint32_t stored_form_id) const;
 
  private:
-  std::vector<std::unordered_map<std::uint32_t, IndexEntry>> found_;  // per plugin position
+  // Per plugin position: (stored FormID, the first record with it), sorted by FormID.
+  std::vector<std::vector<std::pair<std::uint32_t, IndexEntry>>> found_;
 };
 
 }  // namespace tesmod::clean
