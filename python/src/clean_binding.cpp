@@ -51,14 +51,14 @@ py::dict clean_open_plugin(OpenPlugin& plugin, const std::optional<std::string>&
   {
     py::gil_scoped_release unlocked;
     const loadorder::LoadOrder order = clean::open_with_masters(path, folder);
-    const std::uint32_t position = std::uint32_t(order.plugins().size() - 1);  // the plugin loads last
     std::optional<std::uint32_t> found;
     for (std::uint32_t p = 0; p < order.plugins().size(); ++p) {
       std::error_code ec;
       if (std::filesystem::equivalent(order.plugin(p).path, path, ec)) found = p;
     }
-    report = clean::plan_cleaning(order, found.value_or(position), options);
-    clean::set_crc_after(order, found.value_or(position), report);
+    if (!found) throw Error(path.string(), Error::kNoOffset, std::nullopt, "the plugin is not in the load order read for it");
+    report = clean::plan_cleaning(order, *found, options);
+    clean::set_crc_after(order, *found, report);
   }
   if (!dry_run && report.changes()) {
     Plugin model = Plugin::from_file(file);
