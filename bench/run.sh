@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
-#   SECTION: all (default), plugin, text, scripts, saves, python or loadorder
+#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder or clean
 # Makes the ~255 MB fixture with ../shared/bench/make_big_plugin.py (cached in bench/.cache),
 # builds ../shared/bench/floor.cpp, and times each pair with hyperfine (medians). Prints a
 # Markdown report (also written to bench/.cache/report.md) for BENCHMARKS.md.
@@ -279,5 +279,52 @@ for k, label, target in (("conflicts", "`tesmod conflicts --data DIR --json --th
     rss = f"{peak / 1024:.0f}" if k == "conflicts" else ""
     rss_target = f"≤ {size / 2**20 + 200:.0f}" if k == "conflicts" else ""
     print(f"| {label} | {med(k):.1f} | {med(k) / floor:.2f} | {target} | {rss} | {rss_target} |")
+PY
+fi
+
+# Cleaning: a ~1 MB plugin (make_load_order.py --per-plugin 700 over the fixture) cleaned against
+# the fixture as its master, against `tesmod info` of the master; `clean --all --dry-run` over the
+# 100-plugin load order against the floor's header walk of all its files in one process.
+if want clean; then
+lo=$cache/loadorder
+if [[ ! -f $lo/expected.json ]]; then
+  echo "bench: making the 100-plugin load order (about a minute)"
+  rm -rf "$lo"
+  python3 "$shared/bench/make_load_order.py" "$big" "$lo" --plugins 100 --seed 1 >/dev/null
+fi
+cl=$cache/clean
+if [[ ! -f $cl/expected.json ]]; then
+  echo "bench: making a ~1 MB plugin over the fixture"
+  rm -rf "$cl"
+  python3 "$shared/bench/make_load_order.py" "$big" "$cl" --plugins 4 --per-plugin 700 --seed 2 >/dev/null
+fi
+lo_files=("$lo"/*.esm "$lo"/*.esp)
+out=$cache/cleaned.esp
+hyperfine -N -i -w 3 -r "$runs" --export-json "$cache/clean-times.json" \
+  -n info-master "$tesmod info $cl/$(basename "$big")" \
+  -n clean-dry-run "$tesmod clean $cl/Mod_01.esp --dry-run --json" \
+  -n clean-write "$tesmod clean $cl/Mod_01.esp -o $out" \
+  -n floor-walk-all "$floor walk ${lo_files[*]}" \
+  -n clean-all "$tesmod clean --all --data $lo --dry-run --json --threads 2" >/dev/null
+rm -f "$out"
+peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
+cl_peak=$(peak "$tesmod" clean "$cl/Mod_01.esp" --dry-run --json)
+cl_all_peak=$(peak "$tesmod" clean --all --data "$lo" --dry-run --json --threads 2)
+cl_size=$(wc -c <"$cl/Mod_01.esp")
+python3 "$shared/tools/check_load_order.py" "$tesmod" "$cl" | grep "^clean" || true
+python3 - "$cache/clean-times.json" "$cl_peak" "$cl_all_peak" "$cl_size" "${#lo_files[@]}" <<'PY' | tee -a "$cache/report.md"
+import json, sys
+t = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+peak, all_peak, size, files = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+med = lambda k: t[k]["median"] * 1000
+print(f"\nCleaning: a {size / 2**20:.2f} MB plugin against the fixture as master; `clean --all` over {files} files;"
+      f" {len(t['clean-all']['times'])} runs each, medians.\n")
+print("| what | median ms | vs baseline | target | peak RSS MB |")
+print("|---|---:|---:|---:|---:|")
+print(f"| baseline: `tesmod info MASTER` | {med('info-master'):.1f} | 1.00 | | |")
+print(f"| `tesmod clean PLUGIN --dry-run --json` | {med('clean-dry-run'):.1f} | {med('clean-dry-run') / med('info-master'):.2f} | ≤ 2.0 | {peak / 1024:.0f} |")
+print(f"| `tesmod clean PLUGIN -o OUT` | {med('clean-write'):.1f} | {med('clean-write') / med('info-master'):.2f} | ≤ 2.0 | |")
+print(f"| baseline: `floor walk` every file of the load order, one process | {med('floor-walk-all'):.1f} | 1.00 | | |")
+print(f"| `tesmod clean --all --data DIR --dry-run --json --threads 2` | {med('clean-all'):.1f} | {med('clean-all') / med('floor-walk-all'):.2f} | ≤ 3.0 | {all_peak / 1024:.0f} |")
 PY
 fi

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include "clean_binding.hpp"
 #include "plugin_handles.hpp"
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/workers.hpp"
@@ -244,6 +245,45 @@ class PyLoadOrder {
     return out;
   }
 
+  // `tesmod clean --all --dry-run`: a report per active plugin (a dict with plugin and error for
+  // one that cannot be cleaned).
+  py::list clean_report(bool itm, bool udr) {
+    const std::vector<std::uint32_t>& active = order_.active();
+    std::vector<std::optional<clean::CleanReport>> reports(active.size());
+    std::vector<std::string> errors(active.size());
+    clean::CleanOptions options;
+    options.itm = itm;
+    options.udr = udr;
+    {
+      py::gil_scoped_release release;
+      order_.read_files(active);
+      const clean::MasterRecords masters = clean::MasterRecords::collect(order_, active);
+      run_workers(active.size(), order_.threads(), [&](auto claim) {
+        for (std::size_t k = claim(); k < active.size(); k = claim()) {
+          try {
+            clean::CleanReport r = clean::plan_cleaning(order_, active[k], options, &masters);
+            clean::set_crc_after(order_, active[k], r);
+            reports[k] = std::move(r);
+          } catch (const std::exception& e) {
+            errors[k] = e.what();
+          }
+        }
+      });
+    }
+    py::list out;
+    for (std::size_t k = 0; k < active.size(); ++k) {
+      if (reports[k]) {
+        out.append(clean_report_dict(*reports[k]));
+      } else {
+        py::dict d;
+        d["plugin"] = order_.plugin(active[k]).name;
+        d["error"] = errors[k];
+        out.append(d);
+      }
+    }
+    return out;
+  }
+
  private:
   loadorder::LoadOrder order_;
   std::vector<PluginRef> plugins_;  // per plugin, made when a record of it is first handed out
@@ -282,6 +322,9 @@ void bind_load_order(py::module_& m) {
       .def("check", &PyLoadOrder::check, py::kw_only(), py::arg("plugins") = py::none(), py::arg("encoding") = "cp1252",
            "The problems tesmod check finds (every active plugin, or the ones named), as dicts: file, check, type, "
            "form_id (as the plugin stores it), editor_id, message.")
+      .def("clean_report", &PyLoadOrder::clean_report, py::kw_only(), py::arg("itm") = true, py::arg("udr") = true,
+           "What tesmod clean --all --dry-run reports: a dict per active plugin, shaped as Plugin.clean() returns "
+           "it (or {plugin, error} for one that cannot be cleaned, e.g. a master missing). Writes nothing.")
       .def("__len__", [](const PyLoadOrder& o) { return o.order().plugins().size(); })
       .def("__repr__", [](const PyLoadOrder& o) {
         return fmt::format("<tesmod.LoadOrder {} with {} plugins, {} active>", game_id(o.order().game()),

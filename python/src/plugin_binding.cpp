@@ -7,6 +7,7 @@
 // Fields are copies, so nothing Python holds can point into memory an edit frees.
 #include "plugin_binding.hpp"
 
+#include "clean_binding.hpp"
 #include "plugin_handles.hpp"
 
 namespace py = pybind11;
@@ -109,6 +110,17 @@ void bind_plugin(py::module_& m) {
       .def("verify", &PyPlugin::verify,
            "What `tesmod verify` checks: the plugin as opened, written back through the writer, is the same "
            "file. Returns {identical, written, first_difference}; the GIL is released.")
+      .def(
+          "clean",
+          [](PyPlugin& p, const std::optional<std::string>& data, bool dry_run, bool itm, bool udr) {
+            return clean_open_plugin(p.state(), data, dry_run, itm, udr);
+          },
+          py::kw_only(), py::arg("data") = py::none(), py::arg("dry_run") = false, py::arg("itm") = true,
+          py::arg("udr") = true,
+          "Cleans the plugin against its masters (found in data, default: the plugin's folder) as tesmod clean "
+          "does: ITMs removed, deleted references undeleted and disabled. Returns the report as a dict (the keys "
+          "of tesmod clean --json, plus decisions with their reasons); unless dry_run, the plugin is cleaned "
+          "in memory and save(path) writes it. Call it before other edits.")
       .def("save", &PyPlugin::save, py::arg("path"),
            "Writes the plugin atomically (a temporary file renamed over path; the GIL is released). "
            "Unedited records are copied byte for byte; counts and sizes are fixed up.")

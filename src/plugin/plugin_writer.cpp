@@ -11,10 +11,12 @@ constexpr std::size_t kBuffer = 1 << 20;
 
 void PluginWriter::write(const Record& header, const std::vector<Node>& top, ByteSink& sink) {
   sink_ = &sink;
-  buffer_.resize(kBuffer);
   used_ = 0;
   group_sizes_.clear();
-  measure(top);
+  const std::uint64_t total = hs_ + header.encoded_body().size() + measure(top);
+  // No bigger than the output: a small plugin written often (a load order's worth) does not
+  // clear a megabyte each time.
+  buffer_.resize(std::size_t(std::min<std::uint64_t>(kBuffer, total)));
   next_group_ = 0;
   emit_record(header);
   emit(top);
@@ -70,9 +72,9 @@ void PluginWriter::emit_record(const Record& r) {
 
 void PluginWriter::put(std::span<const std::uint8_t> bytes) {
   if (bytes.empty()) return;
-  if (bytes.size() > kBuffer - used_) {
+  if (bytes.size() > buffer_.size() - used_) {
     flush();
-    if (bytes.size() >= kBuffer / 4) {
+    if (bytes.size() >= buffer_.size() / 4) {
       sink_->write(bytes);
       return;
     }
