@@ -30,7 +30,8 @@ Usage:
    this script before v2, kept so the figures stay comparable).
    Sanity checks on fitted fields (skip with --no-sanity): a formid whose load-order byte is past
    the plugin's masters + itself, an f32 that is NaN/infinite/huge/denormal, an enum value with
-   no label, a flag bit with no label. They hint at a wrong layout, not prove one.
+   no label, a flag bit with no label, a formid/TYPE naming a record of this plugin of another
+   type. They hint at a wrong layout, not prove one.
    --show REC:SIG prints up to 12 decoded instances of that field (REC may be '*').
 
 Choosing a layout (as the C++ table does): the lines for RECORD+SIG, then those for *+SIG, in
@@ -904,7 +905,8 @@ class Plugin:
             if sig == b"GRUP":
                 p += hs
                 continue
-            out[formid] = sig.decode("latin-1")
+            if sig != b"TES4":  # FormID 0 is NULL, not the file header
+                out[formid] = sig.decode("latin-1")
             p += hs + size
         return out
 
@@ -1025,16 +1027,18 @@ class Sanity:
         self.bad = Counter()       # (rec, sig, member, kind) -> count
         self.example = {}
 
-    def check(self, rec, sig, values, masters, table, plugin):
+    def check(self, rec, sig, values, masters, table, plugin, types):
         for m, v in values:
             for x in (v if m.count is not None else [v]):
                 if m.struct is not None:
-                    self.check(rec, sig, x, masters, table, plugin)
+                    self.check(rec, sig, x, masters, table, plugin, types)
                     continue
                 why = None
                 if m.base == "formid":
                     if x != 0 and (x >> 24) > masters:
                         why = "formid past masters"
+                    elif m.types and x in types and types[x] not in m.types:
+                        why = f"formid names a {types[x]} (same plugin)"
                 elif isinstance(x, float):
                     if math.isnan(x) or math.isinf(x) or abs(x) > 1e10 or (x != 0 and abs(x) < 1e-30):
                         why = "odd float"
@@ -1170,7 +1174,7 @@ def main():
                     if not args.no_sanity or want_show:
                         values = read_layout(lay, data, loc)
                         if not args.no_sanity:
-                            sanity.check(rec, sig, values, masters, table, path)
+                            sanity.check(rec, sig, values, masters, table, path, plugin.formid_types)
                         for sk in want_show:
                             shows[sk] += 1
                             print(f"[{rec} {formid:08X} {sig}] line {lay.line}: {show_values(values, table)}")
