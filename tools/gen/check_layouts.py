@@ -1059,7 +1059,10 @@ class Sanity:
 # ------------------------------------------------------------------------------------------
 
 def pct(a, b):
-    return f"{100.0 * a / b:.2f}%" if b else "-"
+    """Rounded down to 0.001 %, so 100 % means all."""
+    if not b:
+        return "-"
+    return f"{math.floor(100000.0 * a / b) / 1000:.3f}%"
 
 
 def main():
