@@ -12,7 +12,8 @@ Usage:
    zstr8/16/32 and struct names; arrays [N], [] (to the end) and counted [#u8|#u16|#u32];
    fixed values name:type=VALUE. Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
    FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
-   (headers). '#' starts a comment at the start of a line or after a blank. Errors (unknown
+   (headers). A field type is four characters, or 0x and eight hex digits (the four bytes
+   read little-endian) for one that is not printable. '#' starts a comment at the start of a line or after a blank. Errors (unknown
    types, bad or duplicate names, open members not last, an lstring not alone, names or labels
    not defined, in= without `sections`, a variant that can never be chosen, a header flag label
    that means different bits for one record type, ...) are printed as FILE:LINE: message and the
@@ -92,6 +93,26 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 LABEL_RE = re.compile(r"^[A-Za-z0-9_]+$")
 SETNAME_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
 CODE_RE = re.compile(r"^[A-Z0-9_]{4}$")
+HEXSIG_RE = re.compile(r"^0x[0-9A-Fa-f]{8}$")
+SEPARATORS = set("|,#")  # would be read as list separators or a comment
+
+
+def field_sig(word):
+    """A field type as the table writes it: four printable characters, or 0x and eight hex
+    digits for one that is not printable (its value: the four bytes read little-endian).
+    The signature as the plugin's four bytes (latin-1), or None."""
+    if HEXSIG_RE.match(word):
+        return struct.pack("<I", int(word, 16)).decode("latin-1")
+    if len(word) == 4 and all(0x21 <= ord(ch) < 0x7F and ch not in SEPARATORS for ch in word):
+        return word
+    return None
+
+
+def sig_text(sig):
+    """The four characters, non-printable ones as \\xNN (as the C++ table writes them)."""
+    return "".join(ch if 0x20 <= ord(ch) < 0x7F and ch != "\\" else f"\\x{ord(ch):02X}" for ch in sig)
+
+
 TYPE_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:/([A-Za-z0-9_|]+))?"
                      r"(?:\[(\d*|#u8|#u16|#u32)\])?(?:=(-?[A-Za-z0-9_]+))?$")
 COMMENT_RE = re.compile(r"(^|(?<=[ \t]))#.*$")
@@ -332,15 +353,18 @@ def parse_layouts(path):
             return Cond("edid", m.group(1).lower(), line=num)
         m = re.fullmatch(r"(prev|in)=(\S+)", text)
         if m:
-            sigs = m.group(2).split("|")
-            ok_sigs = all(CODE_RE.match(s) or (m.group(1) == "in" and s == "-") for s in sigs)
-            if not ok_sigs:
+            sigs = [s if s == "-" and m.group(1) == "in" else field_sig(s) for s in m.group(2).split("|")]
+            if None in sigs:
                 err(num, f"bad signature list in 'if {text}'")
                 return None
             return Cond(m.group(1), set(sigs), line=num)
-        m = re.fullmatch(r"([A-Z0-9_]{4})\.([a-z][a-z0-9-]*)([=&])(\S+)", text)
+        m = re.fullmatch(r"(\S{4})\.([a-z][a-z0-9-]*)([=&])(\S+)", text)
         if m:
             sig, member, op, value = m.groups()
+            sig = field_sig(sig)
+            if sig is None:
+                err(num, f"bad field signature in 'if {text}'")
+                return None
             parts = value.split("|")
             if op == "=" and len(parts) != 1:
                 err(num, f"'=' takes one value ('if {text}')")
@@ -350,17 +374,17 @@ def parse_layouts(path):
                     err(num, f"bad value '{p}' in 'if {text}'")
                     return None
             return Cond("field", sig, member, op, value, num)
-        m = re.fullmatch(r"([A-Za-z0-9_-]+)->(\S+)", text)
+        m = re.fullmatch(r"(\S+?)->(\S+)", text)
         if m:
             who, types = m.group(1), m.group(2).split("|")
             if not all(CODE_RE.match(t) for t in types):
                 err(num, f"bad record types in 'if {text}'")
                 return None
             if for_header:
-                if not CODE_RE.match(who):
+                if field_sig(who) is None:
                     err(num, f"a header condition names a field: 'if NAME->TYPE' ('if {text}')")
                     return None
-                return Cond("nameref", who, set(types), line=num)
+                return Cond("nameref", field_sig(who), set(types), line=num)
             if not NAME_RE.match(who):
                 err(num, f"a field condition names a member of this layout: 'if member->TYPE' "
                          f"('if {text}')")
@@ -472,11 +496,11 @@ def parse_layouts(path):
             if recs == ["*"]:
                 err(num, "sections are per record type (no '*')")
                 continue
-            sigs = words[2:]
-            bad = [s for s in sigs if not CODE_RE.match(s)]
+            bad = [s for s in words[2:] if field_sig(s) is None]
             if bad:
                 err(num, f"bad field signature(s) {', '.join(bad)}")
                 continue
+            sigs = [field_sig(s) for s in words[2:]]
             for r in recs:
                 if r in table.sections:
                     err(num, f"sections of {r} already given")
@@ -509,11 +533,11 @@ def parse_layouts(path):
             err(num, "expected 'field RECORDS SIG [if COND]... name:type ...'")
             continue
         recs = parse_records(num, words[1])
-        sig = words[2]
+        sig = field_sig(words[2])
         if recs is None:
             continue
-        if not CODE_RE.match(sig):
-            err(num, f"bad field signature '{sig}'")
+        if sig is None:
+            err(num, f"bad field signature '{words[2]}' (four characters, or 0x and eight hex digits)")
             continue
         got = parse_conds(num, words[3:], False)
         if got is None:
@@ -611,10 +635,10 @@ def parse_layouts(path):
         anything = None
         for lay in lays:
             if anything is not None:
-                err(lay.line, f"{rec} {sig}: variant is shadowed by line {anything} (takes any bytes)")
+                err(lay.line, f"{rec} {sig_text(sig)}: variant is shadowed by line {anything} (takes any bytes)")
                 continue
             if lay.static is not None and lay.static in seen:
-                err(lay.line, f"{rec} {sig}: variant of {lay.static} bytes is shadowed by line "
+                err(lay.line, f"{rec} {sig_text(sig)}: variant of {lay.static} bytes is shadowed by line "
                               f"{seen[lay.static]}")
             free = not lay.conds and not lay.has_fixed
             if free and lay.static is not None:
@@ -1118,7 +1142,7 @@ def main():
     shows = {}
     for s in args.show:
         rec, _, sig = s.partition(":")
-        shows[(rec, sig)] = 0
+        shows[(rec, field_sig(sig) or sig)] = 0
 
     total = Counter()      # (rec, sig) -> instances
     fitted = Counter()
@@ -1180,7 +1204,7 @@ def main():
                             sanity.check(rec, sig, values, masters, table, path, plugin.formid_types)
                         for sk in want_show:
                             shows[sk] += 1
-                            print(f"[{rec} {formid:08X} {sig}] line {lay.line}: {show_values(values, table)}")
+                            print(f"[{rec} {formid:08X} {sig_text(sig)}] line {lay.line}: {show_values(values, table)}")
                 else:
                     k = (rec, sig, len(data))
                     unfit[k] += 1
@@ -1226,7 +1250,7 @@ def main():
     if args.all:
         print("\nrecord field   count    typed")
         for (rec, sig), n in sorted(total.items(), key=lambda kv: (-kv[1], kv[0])):
-            print(f"  {rec} {sig} {n:8d} {fitted[(rec, sig)]:8d}  {pct(fitted[(rec, sig)], n)}")
+            print(f"  {rec} {sig_text(sig)} {n:8d} {fitted[(rec, sig)]:8d}  {pct(fitted[(rec, sig)], n)}")
 
     if unnamed_flags:
         print("\nunnamed header flag bits (record, bit: records):")
@@ -1245,14 +1269,14 @@ def main():
             has = "layout, no fit" if table.lookup(rec, sig) else "no layout"
             sz = sorted(sizes[(rec, sig)])
             sz_text = ", ".join(map(str, sz[:6])) + (", ..." if len(sz) > 6 else "")
-            print(f"  {game} {rec} {sig}: {n} of {total[(rec, sig)]}  {has}; sizes {sz_text}")
+            print(f"  {game} {rec} {sig_text(sig)}: {n} of {total[(rec, sig)]}  {has}; sizes {sz_text}")
 
     if unfit and args.top:
         print(f"\ntop unfitted (record, field, size) keys:")
         for (rec, sig, size), n in unfit.most_common(args.top):
             where = unfit_where[(rec, sig, size)]
             has = "layout, wrong size" if table.lookup(rec, sig) else "no layout"
-            print(f"  {rec} {sig} {size:6d} bytes x{n:<7d} {has:20s} e.g. {where[0]} {where[1]:08X} {where[2]}")
+            print(f"  {rec} {sig_text(sig)} {size:6d} bytes x{n:<7d} {has:20s} e.g. {where[0]} {where[1]:08X} {where[2]}")
 
     never = [lay for lay in table.layouts if lay.matched == 0]
     if never:
@@ -1270,7 +1294,7 @@ def main():
         for key, n in sorted(sanity.bad.items(), key=lambda kv: -kv[1]):
             rec, sig, name, why = key
             ex = sanity.example[key]
-            print(f"  {rec} {sig} {name}: {why} x{n}  e.g. {ex[0]} {ex[1]!r}")
+            print(f"  {rec} {sig_text(sig)} {name}: {why} x{n}  e.g. {ex[0]} {ex[1]!r}")
     return 0
 
 
