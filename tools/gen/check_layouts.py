@@ -13,11 +13,11 @@ Usage:
    fixed values name:type=VALUE. Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
    FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
    (headers). A field type is four characters, or 0x and eight hex digits (the four bytes
-   read little-endian) for one that is not printable. '#' starts a comment at the start of a line or after a blank. Errors (unknown
-   types, bad or duplicate names, open members not last, an lstring not alone, names or labels
-   not defined, in= without `sections`, a variant that can never be chosen, a header flag label
-   that means different bits for one record type, ...) are printed as FILE:LINE: message and the
-   exit status is 1.
+   read little-endian) for one that is not printable. '#' starts a comment at the start of a
+   line or after a blank. Errors (unknown types, bad or duplicate names, open members not last,
+   an lstring not alone, names or labels not defined, in= without `sections`, a variant that
+   can never be chosen, a header flag label that means different bits for one record type, ...)
+   are printed as FILE:LINE: message and the exit status is 1.
 2. Walks every plugin of the layout's game: by default the game's folders of the shared corpus
    (tes4: corpus/oblivion; tes5: corpus/skyrim and corpus/skyrimse), or the files/folders given.
    --big adds the synthetic fixture bench/.cache/big.esm (Skyrim SE, ~250 MB; a few minutes).
