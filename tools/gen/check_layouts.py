@@ -829,7 +829,7 @@ def member_value(lay, data, name, localized):
     return None
 
 
-def holds(c, state, table, lay=None, data=None, values=None):
+def holds(c, state, table, values=None):
     k = c.kind
     if k == "edid":
         return state.edid is not None and state.edid.startswith(c.a)
