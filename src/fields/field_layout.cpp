@@ -1,70 +1,15 @@
 #include "tesmod/fields/field_layout.hpp"
 
-#include <fmt/format.h>
+#include <algorithm>
 
-
-#include "tesmod/error.hpp"
 #include "tesmod/io/ascii.hpp"
-#include "tesmod/io/number_text.hpp"
+#include "tesmod/io/little_endian.hpp"
 
 namespace tesmod::fields {
 namespace {
 
 // The tables, embedded by CMake from src/fields/layouts/*.layouts.
 #include "layouts_data.inc"
-
-struct TypeName {
-  std::string_view name;
-  ValueType type;
-};
-constexpr TypeName kTypes[] = {
-    {"u8", ValueType::U8},       {"u16", ValueType::U16},       {"u32", ValueType::U32},
-    {"u64", ValueType::U64},     {"i8", ValueType::I8},         {"i16", ValueType::I16},
-    {"i32", ValueType::I32},     {"i64", ValueType::I64},       {"x8", ValueType::X8},
-    {"x16", ValueType::X16},     {"x32", ValueType::X32},       {"f32", ValueType::F32},
-    {"formid", ValueType::FormId}, {"zstring", ValueType::ZString}, {"lstring", ValueType::LString},
-    {"chars", ValueType::Chars}, {"sig", ValueType::Sig},
-};
-
-bool is_integer(ValueType t) { return t <= ValueType::X32; }
-
-bool valid_name(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
-  return true;
-}
-
-bool valid_label(std::string_view s) {
-  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
-  for (char c : s)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  return true;
-}
-
-class TableReader {
- public:
-  TableReader(std::string_view name, std::uint32_t line) : name_(name), line_(line) {}
-  [[noreturn]] void fail(const std::string& detail) const {
-    throw Error(fmt::format("{}:{}", name_, line_), Error::kNoOffset, std::nullopt, detail);
-  }
-
- private:
-  std::string_view name_;
-  std::uint32_t line_;
-};
-
-std::vector<std::string_view> split_words(std::string_view line) {
-  std::vector<std::string_view> words;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) words.push_back(line.substr(start, i - start));
-  }
-  return words;
-}
 
 }  // namespace
 
@@ -89,13 +34,207 @@ std::uint32_t LayoutMember::element_size() const {
       return 4;
     case ValueType::U64: case ValueType::I64: return 8;
     case ValueType::Bytes: return byte_count;
-    case ValueType::ZString: case ValueType::LString: case ValueType::Chars: return 0;
+    case ValueType::Struct: return structure ? structure->size : 0;
+    case ValueType::ZString: case ValueType::LString: case ValueType::Chars:
+    case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
+    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32:
+      return 0;
   }
   return 0;
 }
 
+bool LayoutMember::is_string() const {
+  switch (type) {
+    case ValueType::ZString: case ValueType::LString: case ValueType::Chars:
+    case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
+    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32:
+      return true;
+    default: return false;
+  }
+}
+
+bool LayoutMember::variable() const {
+  if (count_prefix) return true;
+  switch (type) {
+    case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
+    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32:
+      return true;
+    case ValueType::ZString: return !open;
+    case ValueType::Struct: return structure && structure->size == 0;
+    default: return false;
+  }
+}
+
+std::uint64_t load_member_integer(const LayoutMember& m, const std::uint8_t* p) {
+  const bool sign = m.type == ValueType::I8 || m.type == ValueType::I16 || m.type == ValueType::I32 || m.type == ValueType::I64;
+  switch (m.element_size()) {
+    case 1: return sign ? std::uint64_t(std::int64_t(std::int8_t(p[0]))) : p[0];
+    case 2: return sign ? std::uint64_t(std::int64_t(le::load<std::int16_t>(p))) : le::u16(p);
+    case 4: return sign ? std::uint64_t(std::int64_t(le::i32(p))) : le::u32(p);
+    default: return le::load<std::uint64_t>(p);
+  }
+}
+
+namespace {
+
+std::uint32_t prefix_size(ValueType t) {
+  switch (t) {
+    case ValueType::Str8: case ValueType::ZStr8: return 1;
+    case ValueType::Str16: case ValueType::ZStr16: return 2;
+    default: return 4;
+  }
+}
+
+std::uint64_t load_count(const std::uint8_t* p, std::uint32_t size) {
+  return size == 1 ? p[0] : size == 2 ? le::u16(p) : le::u32(p);
+}
+
+}  // namespace
+
+std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<const std::uint8_t> data, bool localized) {
+  switch (m.type) {
+    case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
+    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32: {
+      const std::uint32_t prefix = prefix_size(m.type);
+      if (data.size() < prefix) return std::nullopt;
+      const std::uint64_t length = load_count(data.data(), prefix);
+      if (length > data.size() - prefix) return std::nullopt;
+      const bool zero_ended = m.type == ValueType::ZStr8 || m.type == ValueType::ZStr16 || m.type == ValueType::ZStr32;
+      if (zero_ended && (length == 0 || data[prefix + length - 1] != 0)) return std::nullopt;
+      return prefix + std::size_t(length);
+    }
+    case ValueType::ZString: {
+      const auto end = std::find(data.begin(), data.end(), std::uint8_t{0});
+      if (end == data.end()) return std::nullopt;
+      return std::size_t(end - data.begin()) + 1;
+    }
+    case ValueType::Struct: {
+      std::size_t at = 0;
+      for (const LayoutMember& inner : m.structure->members) {
+        const auto size = measure_member(inner, data.subspan(at), false, localized);
+        if (!size) return std::nullopt;
+        at += *size;
+      }
+      return at;
+    }
+    default: {
+      const std::uint32_t size = m.element_size();
+      if (size == 0 || data.size() < size) return std::nullopt;
+      if (m.fixed_value && load_member_integer(m, data.data()) != *m.fixed_value) return std::nullopt;
+      return size;
+    }
+  }
+}
+
+std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
+                                          bool localized) {
+  if (m.open && last) {
+    switch (m.type) {
+      case ValueType::ZString:
+        if (data.empty() || data.back() != 0) return std::nullopt;
+        return data.size();
+      case ValueType::LString:
+        if (localized) return data.size() == 4 ? std::optional<std::size_t>(4) : std::nullopt;
+        if (data.empty() || data.back() != 0) return std::nullopt;
+        return data.size();
+      case ValueType::Chars: case ValueType::Bytes: return data.size();
+      default: break;
+    }
+    // A to-the-end array: whole elements up to the end.
+    if (const std::uint32_t size = m.element_size()) {
+      if (data.size() % size) return std::nullopt;
+      if (m.fixed_value)
+        for (std::size_t at = 0; at < data.size(); at += size)
+          if (load_member_integer(m, data.data() + at) != *m.fixed_value) return std::nullopt;
+      return data.size();
+    }
+    std::size_t at = 0;
+    while (at < data.size()) {
+      const auto size = measure_element(m, data.subspan(at), localized);
+      if (!size || *size == 0) return std::nullopt;
+      at += *size;
+    }
+    return at;
+  }
+  if (m.open) return std::nullopt;  // only the last member may take the rest
+  if (!m.array) return measure_element(m, data, localized);
+  std::size_t at = 0;
+  std::uint64_t count = m.count;
+  if (m.count_prefix) {
+    if (data.size() < m.count_prefix) return std::nullopt;
+    count = load_count(data.data(), m.count_prefix);
+    at = m.count_prefix;
+  }
+  if (const std::uint32_t size = m.element_size(); size && !m.fixed_value) {
+    if (count > (data.size() - at) / size) return std::nullopt;
+    return at + std::size_t(count) * size;
+  }
+  // Every element takes at least one byte: a count past the bytes left cannot fit.
+  if (count > data.size() - at) return std::nullopt;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto size = measure_element(m, data.subspan(at), localized);
+    if (!size) return std::nullopt;
+    at += *size;
+  }
+  return at;
+}
+
+namespace {
+
+void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std::size_t base, bool last, bool localized,
+                 const std::function<void(std::size_t, const LayoutMember&)>& visit);
+
+// One element at data (measured to fit).
+void form_ids_in_element(const LayoutMember& m, std::span<const std::uint8_t> data, std::size_t base, bool localized,
+                         const std::function<void(std::size_t, const LayoutMember&)>& visit) {
+  if (m.type == ValueType::FormId) {
+    visit(base, m);
+  } else if (m.type == ValueType::Struct) {
+    std::size_t at = 0;
+    for (const LayoutMember& inner : m.structure->members) {
+      const auto size = measure_member(inner, data.subspan(at), false, localized);
+      if (!size) return;
+      form_ids_in(inner, data.subspan(at, *size), base + at, false, localized, visit);
+      at += *size;
+    }
+  }
+}
+
+// A member whose bytes are exactly data.
+void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std::size_t base, bool last, bool localized,
+                 const std::function<void(std::size_t, const LayoutMember&)>& visit) {
+  if (m.type != ValueType::FormId && m.type != ValueType::Struct) return;
+  if (!m.array) {
+    form_ids_in_element(m, data, base, localized, visit);
+    return;
+  }
+  (void)last;
+  std::size_t at = m.count_prefix;
+  while (at < data.size()) {
+    const auto size = measure_element(m, data.subspan(at), localized);
+    if (!size || *size == 0) return;
+    form_ids_in_element(m, data.subspan(at, *size), base + at, localized, visit);
+    at += *size;
+  }
+}
+
+}  // namespace
+
+void for_each_form_id(const FieldLayout& layout, std::span<const std::uint8_t> data, bool localized,
+                      const std::function<void(std::size_t offset, const LayoutMember& member)>& visit) {
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < layout.members.size(); ++i) {
+    const bool last = i + 1 == layout.members.size();
+    const auto size = measure_member(layout.members[i], data.subspan(at), last, localized);
+    if (!size) return;
+    form_ids_in(layout.members[i], data.subspan(at, *size), at, last, localized, visit);
+    at += *size;
+  }
+}
+
 bool FieldLayout::fits_size(std::size_t size) const {
   if (size < fixed_size) return false;
+  if (!simple) return true;
   if (members.empty() || !members.back().open) return size == fixed_size;
   const LayoutMember& last = members.back();
   const std::uint32_t element = last.element_size();
@@ -104,6 +243,15 @@ bool FieldLayout::fits_size(std::size_t size) const {
 }
 
 bool FieldLayout::fits(std::span<const std::uint8_t> data, bool localized) const {
+  if (!simple) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const auto size = measure_member(members[i], data.subspan(at), i + 1 == members.size(), localized);
+      if (!size) return false;
+      at += *size;
+    }
+    return at == data.size();
+  }
   if (!fits_size(data.size())) return false;
   if (members.empty()) return true;
   const LayoutMember& last = members.back();
@@ -112,184 +260,6 @@ bool FieldLayout::fits(std::span<const std::uint8_t> data, bool localized) const
     return rest > 0 && data.back() == 0;
   if (last.type == ValueType::LString) return rest == 4;
   return true;
-}
-
-LayoutTable LayoutTable::parse(std::string_view source, std::string_view name) {
-  LayoutTable table;
-  ValueNames* open_names = nullptr;
-  std::unordered_map<std::string, const ValueNames*> names_by_name;
-  struct Pending {  // an enum or flags name, resolved once the whole table is read
-    FieldLayout* layout;
-    std::size_t member;
-    std::string name;
-    std::uint32_t line;
-  };
-  std::vector<Pending> pending;
-  std::vector<std::pair<std::uint64_t, const FieldLayout*>> wildcard, exact;
-  std::uint32_t line_number = 0;
-  std::size_t pos = 0;
-  while (pos <= source.size()) {
-    std::size_t end = source.find('\n', pos);
-    if (end == std::string_view::npos) end = source.size();
-    std::string_view line = source.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_number;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    const TableReader at(name, line_number);
-    const auto words = split_words(line);
-    if (words.empty()) continue;
-    const bool indented = line[0] == ' ' || line[0] == '\t';
-    if (indented) {
-      if (!open_names) at.fail("an indented line outside an enum or flags block");
-      if (words.size() != 2) at.fail("expected a value and a label");
-      // Negative enum values are kept sign-extended, as signed members read them.
-      std::optional<std::uint64_t> value = parse_uint(words[0]);
-      if (!value && words[0].starts_with('-'))
-        if (auto v = parse_int(words[0])) value = std::uint64_t(*v);
-      if (!value) at.fail(fmt::format("'{}' is not a number", words[0]));
-      if (!valid_label(words[1])) at.fail(fmt::format("'{}' is not a label (letters, digits, _)", words[1]));
-      if (open_names->value(words[1]) || open_names->label(*value))
-        at.fail(fmt::format("'{}' or its value is already in {}", words[1], open_names->name));
-      open_names->entries.emplace_back(*value, std::string(words[1]));
-      continue;
-    }
-    open_names = nullptr;
-    if (words[0] == "enum" || words[0] == "flags") {
-      if (words.size() != 2 || !valid_label(words[1])) at.fail("expected 'enum Name' or 'flags Name'");
-      if (names_by_name.count(std::string(words[1]))) at.fail(fmt::format("{} is defined twice", words[1]));
-      ValueNames& n = table.names_.emplace_back();
-      n.name = std::string(words[1]);
-      n.is_flags = words[0] == "flags";
-      names_by_name[n.name] = &n;
-      open_names = &n;
-      continue;
-    }
-    if (words[0] != "field") at.fail(fmt::format("unknown line '{}' (expected enum, flags or field)", words[0]));
-    if (words.size() < 4) at.fail("expected 'field RECORDS FIELD member:type ...'");
-    Signature field;
-    if (!Signature::parse(words[2], field)) at.fail(fmt::format("'{}' is not a four-character field type", words[2]));
-    FieldLayout& layout = table.layouts_.emplace_back();
-    layout.table_line = line_number;
-    for (std::size_t w = 3; w < words.size(); ++w) {
-      const std::string_view spec = words[w];
-      const auto colon = spec.find(':');
-      if (colon == std::string_view::npos) at.fail(fmt::format("'{}': expected name:type", spec));
-      LayoutMember m;
-      m.name = std::string(spec.substr(0, colon));
-      if (!valid_name(m.name)) at.fail(fmt::format("'{}' is not a member name (a-z, 0-9, -)", m.name));
-      for (const LayoutMember& other : layout.members)
-        if (other.name == m.name) at.fail(fmt::format("member '{}' appears twice", m.name));
-      if (!layout.members.empty() && layout.members.back().open)
-        at.fail(fmt::format("'{}' follows a member that takes the rest of the field", m.name));
-      std::string_view type = spec.substr(colon + 1);
-      if (type.ends_with("[]")) {
-        m.array = m.open = true;
-        type.remove_suffix(2);
-      } else if (type.ends_with("]")) {
-        const auto open = type.rfind('[');
-        const auto n = open == std::string_view::npos ? std::nullopt : parse_uint(type.substr(open + 1, type.size() - open - 2));
-        if (!n || *n == 0 || *n > 65535) at.fail(fmt::format("'{}': expected [N] with N from 1 to 65535", spec));
-        m.array = true;
-        m.count = std::uint32_t(*n);
-        type = type.substr(0, open);
-      }
-      std::string_view names;
-      if (const auto slash = type.find('/'); slash != std::string_view::npos) {
-        names = type.substr(slash + 1);
-        type = type.substr(0, slash);
-      }
-      bool known = false;
-      for (const TypeName& t : kTypes)
-        if (t.name == type) {
-          m.type = t.type;
-          known = true;
-        }
-      if (!known && type.starts_with("bytes")) {
-        m.type = ValueType::Bytes;
-        known = true;
-        if (type.size() == 5) {
-          m.open = true;
-        } else {
-          const auto n = parse_uint(type.substr(5));
-          if (!n || *n == 0 || *n > 65535) at.fail(fmt::format("'{}': expected bytes or bytesN", type));
-          m.byte_count = std::uint32_t(*n);
-        }
-      }
-      if (!known) at.fail(fmt::format("unknown type '{}'", type));
-      const bool rest = m.type == ValueType::ZString || m.type == ValueType::LString || m.type == ValueType::Chars;
-      if (rest) {
-        if (m.array) at.fail(fmt::format("'{}': strings cannot be arrays", spec));
-        m.open = true;
-      }
-      if (m.type == ValueType::Bytes && m.array) at.fail(fmt::format("'{}': bytes cannot be arrays", spec));
-      if (!names.empty() && m.type == ValueType::FormId) {
-        // The record types the FormID may name: formid/RACE or formid/NPC_|LVLN.
-        std::size_t p = 0;
-        while (p <= names.size()) {
-          std::size_t bar = names.find('|', p);
-          if (bar == std::string_view::npos) bar = names.size();
-          Signature t;
-          if (!Signature::parse(names.substr(p, bar - p), t) || !t.is_record_type_like())
-            at.fail(fmt::format("'{}': expected record types after formid/ (RACE or NPC_|LVLN)", spec));
-          m.form_types.push_back(t);
-          p = bar + 1;
-        }
-      } else if (!names.empty()) {
-        if (!is_integer(m.type) || m.type == ValueType::X8 || m.type == ValueType::X16 || m.type == ValueType::X32)
-          at.fail(fmt::format("'{}': only decimal integer types take an enum or flags", spec));
-        pending.push_back({&layout, layout.members.size(), std::string(names), line_number});
-      }
-      if (!m.open) layout.fixed_size += m.element_size() * m.count;
-      layout.members.push_back(std::move(m));
-    }
-    if (layout.members.size() > 1)
-      for (const LayoutMember& m : layout.members)
-        if (m.type == ValueType::LString) at.fail("an lstring must be the only member of its layout");
-    for (std::string_view rec : [&] {
-           std::vector<std::string_view> out;
-           std::size_t p = 0;
-           const std::string_view list = words[1];
-           while (p <= list.size()) {
-             std::size_t c = list.find(',', p);
-             if (c == std::string_view::npos) c = list.size();
-             out.push_back(list.substr(p, c - p));
-             p = c + 1;
-           }
-           return out;
-         }()) {
-      if (rec == "*") {
-        wildcard.emplace_back(key(Signature(), field), &layout);
-        continue;
-      }
-      Signature record;
-      if (!Signature::parse(rec, record)) at.fail(fmt::format("'{}' is not a record type (or *)", rec));
-      exact.emplace_back(key(record, field), &layout);
-    }
-  }
-  // Enum and flag names may be defined after their first use.
-  for (const Pending& p : pending) {
-    auto it = names_by_name.find(p.name);
-    if (it == names_by_name.end()) TableReader(name, p.line).fail(fmt::format("no enum or flags named '{}'", p.name));
-    p.layout->members[p.member].names = it->second;
-  }
-  for (const auto& [k, layout] : exact) table.by_key_[k].push_back(layout);
-  for (const auto& [k, layout] : wildcard) table.by_key_[k].push_back(layout);
-  // Each record type's own list ends with the wildcard layouts of the same field.
-  for (auto& [k, list] : table.by_key_) {
-    if (k >> 32 == 0) continue;
-    auto it = table.by_key_.find(k & 0xFFFFFFFF);
-    if (it != table.by_key_.end()) list.insert(list.end(), it->second.begin(), it->second.end());
-  }
-  std::size_t capacity = 16;
-  while (capacity < table.by_key_.size() * 2) capacity *= 2;
-  table.slots_.assign(capacity, Slot{});
-  for (const auto& [k, list] : table.by_key_) {
-    if (k == 0) continue;  // a field type of four zero bytes on any record: never looked up that way
-    std::size_t at = std::size_t((k * 0x9E3779B97F4A7C15ull) >> 40) & (capacity - 1);
-    while (table.slots_[at].key) at = (at + 1) & (capacity - 1);
-    table.slots_[at] = Slot{k, &list};
-  }
-  return table;
 }
 
 std::span<const FieldLayout* const> LayoutTable::lookup(std::uint64_t k) const {
@@ -312,7 +282,151 @@ std::span<const FieldLayout* const> LayoutTable::find(Signature record_type, Sig
 const FieldLayout* LayoutTable::choose(Signature record_type, Signature field, std::span<const std::uint8_t> data,
                                        bool localized) const {
   for (const FieldLayout* layout : find(record_type, field))
-    if (layout->fits(data, localized)) return layout;
+    if (layout->conditions.empty() && layout->fits(data, localized)) return layout;
+  return nullptr;
+}
+
+const FieldLayout* LayoutTable::choose(Signature field, std::span<const std::uint8_t> data, const FieldSite& site) const {
+  for (const FieldLayout* layout : find(site.record_type, field))
+    if (applies(*layout, data, site) && layout->fits(data, site.localized)) return layout;
+  return nullptr;
+}
+
+bool LayoutTable::has_conditions(Signature record_type) const {
+  return std::binary_search(conditional_types_.begin(), conditional_types_.end(), 0u) ||
+         std::binary_search(conditional_types_.begin(), conditional_types_.end(), record_type.value());
+}
+
+namespace {
+
+// The offset of a top-level member in data read with layout, or nullopt.
+std::optional<std::size_t> member_offset(const FieldLayout& layout, std::span<const std::uint8_t> data, std::string_view name,
+                                         bool localized, const LayoutMember** found) {
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < layout.members.size(); ++i) {
+    const LayoutMember& m = layout.members[i];
+    if (m.name == name) {
+      *found = &m;
+      return at;
+    }
+    const auto size = measure_member(m, data.subspan(at), i + 1 == layout.members.size(), localized);
+    if (!size) return std::nullopt;
+    at += *size;
+  }
+  return std::nullopt;
+}
+
+std::string_view editor_id(std::span<const FieldRef> fields) {
+  for (const FieldRef& f : fields)
+    if (f.type == Signature("EDID")) {
+      std::string_view s(reinterpret_cast<const char*>(f.data.data()), f.data.size());
+      if (const auto zero = s.find('\0'); zero != std::string_view::npos) s = s.substr(0, zero);
+      return s;
+    }
+  return {};
+}
+
+bool refers_to(std::uint32_t form_id, const std::vector<Signature>& types, const FieldSite& site) {
+  if (form_id == 0 || !site.record_type_of) return false;
+  const auto type = site.record_type_of(form_id);
+  return type && std::find(types.begin(), types.end(), *type) != types.end();
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> LayoutTable::member_value(Signature record_type, const FieldRef& field,
+                                                       std::span<const FieldRef> before, std::string_view member,
+                                                       const FieldSite& site) const {
+  FieldSite inner = site;
+  inner.earlier = before;
+  inner.record_type = record_type;
+  const FieldLayout* layout = choose(field.type, field.data, inner);
+  if (!layout) return std::nullopt;
+  const LayoutMember* m = nullptr;
+  const auto at = member_offset(*layout, field.data, member, site.localized, &m);
+  if (!at || m->array || m->element_size() == 0 || *at + m->element_size() > field.data.size()) return std::nullopt;
+  if (m->type > ValueType::X32) return std::nullopt;
+  return load_member_integer(*m, field.data.data() + *at);
+}
+
+bool LayoutTable::applies(const FieldLayout& layout, std::span<const std::uint8_t> data, const FieldSite& site) const {
+  using Kind = LayoutCondition::Kind;
+  for (const LayoutCondition& c : layout.conditions) {
+    switch (c.kind) {
+      case Kind::EditorIdPrefix: {
+        const std::string_view id = editor_id(site.earlier);
+        if (id.size() < c.text.size() || !ascii::iequals(id.substr(0, c.text.size()), c.text)) return false;
+        break;
+      }
+      case Kind::Previous:
+        if (site.earlier.empty() ||
+            std::find(c.types.begin(), c.types.end(), site.earlier.back().type) == c.types.end())
+          return false;
+        break;
+      case Kind::Section: {
+        Signature section;
+        if (const auto it = sections_.find(site.record_type.value()); it != sections_.end())
+          for (std::size_t i = site.earlier.size(); i-- > 0;)
+            if (std::find(it->second.begin(), it->second.end(), site.earlier[i].type) != it->second.end()) {
+              section = site.earlier[i].type;
+              break;
+            }
+        if (std::find(c.types.begin(), c.types.end(), section) == c.types.end()) return false;
+        break;
+      }
+      case Kind::FieldMember: {
+        std::optional<std::uint64_t> value;
+        for (std::size_t i = site.earlier.size(); i-- > 0;)
+          if (site.earlier[i].type == c.field) {
+            value = member_value(site.record_type, site.earlier[i], site.earlier.first(i), c.text, site);
+            break;
+          }
+        if (!value || (c.all_bits ? (*value & c.value) != c.value : *value != c.value)) return false;
+        break;
+      }
+      case Kind::RefersTo: {
+        if (site.reading_text) break;
+        const LayoutMember* m = nullptr;
+        const auto at = member_offset(layout, data, c.text, site.localized, &m);
+        if (!at || *at + 4 > data.size() || !refers_to(le::u32(data.data() + *at), c.types, site)) return false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+const ValueNames* LayoutTable::header_flags(Signature record_type, const FieldSite* site) const {
+  for (const std::uint32_t key : {record_type.value(), 0u}) {
+    const auto it = header_flags_.find(key);
+    if (it == header_flags_.end()) continue;
+    for (const HeaderFlags& h : it->second) {
+      bool holds = true;
+      for (const LayoutCondition& c : h.conditions) {  // FIELD->TYPE: the field's first FormID
+        holds = false;
+        if (!site) break;
+        for (const FieldRef& f : site->earlier)
+          if (f.type == c.field) {
+            holds = f.data.size() >= 4 && refers_to(le::u32(f.data.data()), c.types, *site);
+            break;
+          }
+        if (!holds) break;
+      }
+      if (holds) return h.names;
+    }
+  }
+  return nullptr;
+}
+
+std::span<const ValueNames* const> LayoutTable::header_flag_sets(Signature record_type) const {
+  if (const auto it = header_flag_sets_.find(record_type.value()); it != header_flag_sets_.end()) return it->second;
+  if (const auto it = header_flag_sets_.find(0); it != header_flag_sets_.end()) return it->second;
+  return {};
+}
+
+const StructLayout* LayoutTable::structure(std::string_view name) const {
+  for (const StructLayout& s : structs_)
+    if (s.name == name) return &s;
   return nullptr;
 }
 

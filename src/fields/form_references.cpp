@@ -61,18 +61,38 @@ class Walker {
 
   void by_layout(std::size_t i) {
     const Field& f = fields_[i];
-    const FieldLayout* layout = layout_table(game_).choose(record_type_, f.type, f.data, options_.localized);
-    if (!layout) return;
-    const std::size_t rest = f.data.size() - layout->fixed_size;
-    std::size_t offset = 0;
-    for (const LayoutMember& m : layout->members) {
-      const std::size_t element = m.element_size();
-      const std::size_t count = m.open ? (element ? rest / element : 1) : m.count;
-      const std::size_t bytes = element ? element * count : rest;
-      if (m.type == ValueType::FormId)
-        for (std::size_t k = 0; k < count; ++k) at(i, offset + 4 * k, m.name, m.form_types);
-      offset += bytes;
+    const LayoutTable& table = layout_table(game_);
+    const FieldLayout* layout = nullptr;
+    if (table.has_conditions(record_type_)) {
+      refs_.clear();  // anew each time: a VMAD rewritten above may have moved its bytes
+      for (std::size_t k = 0; k < i; ++k) refs_.push_back({fields_[k].type, fields_[k].data});
+      FieldSite site;
+      site.record_type = record_type_;
+      site.earlier = refs_;
+      site.localized = options_.localized;
+      layout = table.choose(f.type, f.data, site);
+    } else {
+      layout = table.choose(record_type_, f.type, f.data, options_.localized);
     }
+    if (!layout) return;
+    if (layout->simple) {
+      const std::size_t rest = f.data.size() - layout->fixed_size;
+      std::size_t offset = 0;
+      for (const LayoutMember& m : layout->members) {
+        const std::size_t element = m.element_size();
+        const std::size_t count = m.open ? (element ? rest / element : 1) : m.count;
+        const std::size_t bytes = element ? element * count : rest;
+        if (m.type == ValueType::FormId)
+          for (std::size_t k = 0; k < count; ++k) at(i, offset + 4 * k, m.name, m.form_types);
+        offset += bytes;
+      }
+      return;
+    }
+    // Offsets first: visiting may rewrite the field.
+    std::vector<std::pair<std::size_t, const LayoutMember*>> found;
+    for_each_form_id(*layout, f.data, options_.localized,
+                     [&](std::size_t offset, const LayoutMember& m) { found.push_back({offset, &m}); });
+    for (const auto& [offset, m] : found) at(i, offset, m->name, m->form_types);
   }
 
   void condition(std::size_t i) {
@@ -185,6 +205,7 @@ class Walker {
   const std::function<void(std::uint32_t&, const FormReference&)>& visit_;
   const FormReferenceOptions& options_;
   bool changed_ = false;
+  std::vector<FieldRef> refs_;  // the fields for layout conditions (FormIDs never decide them)
   bool seen_counter_ = false;  // Skyrim PACK: CNAM and QNAM before PKCU are forms, after it data
 };
 

@@ -2,6 +2,7 @@
 # used by the text layer to show fields and by the load-order checks to find FormIDs.
 target_sources(tesmod PRIVATE
   fields/field_layout.cpp
+  fields/field_layout_parser.cpp
   fields/form_references.cpp
 )
 

@@ -145,7 +145,8 @@ bool same_unit(std::span<const SubrecordView> a, const Unit& ua, std::span<const
 
 // The text export writes after the signature of a plain field that has at most one layout
 // (most fields), without setting up a whole record writer; nullopt for anything else (conditions,
-// VMAD, script sources, fields with several layouts, size prefixes), which append_fields_text
+// VMAD, script sources, fields with several layouts or a layout with conditions or walked bytes,
+// size prefixes), which append_fields_text
 // writes.
 std::optional<std::string> plain_field_text(Game game, Signature record, std::span<const SubrecordView> fields,
                                             const Unit& unit, const RecordTextOptions& options) {
@@ -157,7 +158,8 @@ std::optional<std::string> plain_field_text(Game game, Signature record, std::sp
     return std::nullopt;
   if (f.data.empty()) return std::string();
   const auto layouts = fields::layout_table(game).find(record, f.type);
-  if (layouts.size() > 1) return std::nullopt;
+  if (layouts.size() > 1 || (layouts.size() == 1 && (!layouts[0]->simple || !layouts[0]->conditions.empty())))
+    return std::nullopt;
   std::string out;
   if (layouts.size() == 1) {
     FieldTextContext context;

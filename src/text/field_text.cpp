@@ -16,16 +16,6 @@ constexpr char kHexDigits[] = "0123456789ABCDEF";
 bool is_signed(ValueType t) { return t == ValueType::I8 || t == ValueType::I16 || t == ValueType::I32 || t == ValueType::I64; }
 bool is_hex(ValueType t) { return t == ValueType::X8 || t == ValueType::X16 || t == ValueType::X32; }
 
-// An integer member's value; signed types sign-extended.
-std::uint64_t load_integer(const std::uint8_t* p, std::uint32_t size, bool sign) {
-  switch (size) {
-    case 1: return sign ? std::uint64_t(std::int64_t(std::int8_t(p[0]))) : p[0];
-    case 2: return sign ? std::uint64_t(std::int64_t(le::load<std::int16_t>(p))) : le::u16(p);
-    case 4: return sign ? std::uint64_t(std::int64_t(le::i32(p))) : le::u32(p);
-    default: return le::load<std::uint64_t>(p);
-  }
-}
-
 void append_flags(std::string& out, std::uint64_t value, const ValueNames& names) {
   if (value == 0) {
     out += '0';
@@ -85,7 +75,7 @@ void append_element(std::string& out, const LayoutMember& m, const std::uint8_t*
       else append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), 4), *context.codec);
       return;
     case ValueType::Bytes: append_hex(out, {p, m.byte_count}); return;
-    default: append_integer(out, m, load_integer(p, m.element_size(), is_signed(m.type))); return;
+    default: append_integer(out, m, fields::load_member_integer(m, p)); return;
   }
 }
 
@@ -195,7 +185,159 @@ void parse_element(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSc
       out.insert(out.end(), bytes->begin(), bytes->end());
       return;
     }
-    default: store_integer(out, parse_integer(m, line), m.element_size()); return;
+    default: {
+      const std::size_t at = line.position();
+      const std::uint64_t value = parse_integer(m, line);
+      if (m.fixed_value && value != *m.fixed_value) line.fail_at(at, fmt::format("{} is {} in this layout", m.name, *m.fixed_value));
+      store_integer(out, value, m.element_size());
+      return;
+    }
+  }
+}
+
+// ---- layouts that are not simple: structs, counted arrays, prefixed and inner strings -----
+
+std::uint32_t string_prefix(ValueType t) {
+  switch (t) {
+    case ValueType::Str8: case ValueType::ZStr8: return 1;
+    case ValueType::Str16: case ValueType::ZStr16: return 2;
+    case ValueType::Str32: case ValueType::ZStr32: return 4;
+    default: return 0;
+  }
+}
+bool zero_ended(ValueType t) { return t == ValueType::ZStr8 || t == ValueType::ZStr16 || t == ValueType::ZStr32; }
+
+std::string_view chars_at(const std::uint8_t* p, std::size_t n) { return {reinterpret_cast<const char*>(p), n}; }
+
+void append_member(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
+                   const FieldTextContext& context);
+
+// One element of a member that does not take the rest of the field; data starts at it and was
+// measured to fit.
+std::size_t append_one(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data,
+                       const FieldTextContext& context) {
+  const std::size_t size = *fields::measure_element(m, data, context.localized);
+  if (const std::uint32_t prefix = string_prefix(m.type)) {
+    append_quoted(out, chars_at(data.data() + prefix, size - prefix - (zero_ended(m.type) ? 1 : 0)), *context.codec);
+  } else if (m.type == ValueType::ZString) {
+    append_quoted(out, chars_at(data.data(), size - 1), *context.codec);
+  } else if (m.type == ValueType::Struct) {
+    out += '{';
+    std::size_t at = 0;
+    for (const LayoutMember& inner : m.structure->members) {
+      if (at) out += ' ';
+      out += inner.name;
+      out += '=';
+      const std::size_t used = *fields::measure_member(inner, data.subspan(at), false, context.localized);
+      append_member(out, inner, data.subspan(at, used), false, context);
+      at += used;
+    }
+    out += '}';
+  } else {
+    append_element(out, m, data.data(), context);
+  }
+  return size;
+}
+
+// A member whose bytes are exactly data (measured before).
+void append_member(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
+                   const FieldTextContext& context) {
+  if (m.open && last) {
+    switch (m.type) {
+      case ValueType::ZString: append_quoted(out, chars_at(data.data(), data.size() - 1), *context.codec); return;
+      case ValueType::Chars: append_quoted(out, chars_at(data.data(), data.size()), *context.codec); return;
+      case ValueType::Bytes: append_hex(out, data); return;
+      default: break;
+    }
+  }
+  if (!m.array) {
+    append_one(out, m, data, context);
+    return;
+  }
+  std::size_t at = m.count_prefix;
+  out += '[';
+  bool first = true;
+  while (at < data.size()) {
+    if (!first) out += ", ";
+    first = false;
+    at += append_one(out, m, data.subspan(at), context);
+  }
+  out += ']';
+}
+
+void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context,
+                  bool last);
+
+void store_string(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context) {
+  const std::size_t at = line.position();
+  const std::string s = line.quoted_string(*context.codec);
+  const std::uint32_t prefix = string_prefix(m.type);
+  if (prefix) {
+    const std::uint64_t length = s.size() + (zero_ended(m.type) ? 1 : 0);
+    if (prefix < 4 && length >> (8 * prefix)) line.fail_at(at, fmt::format("{} holds at most {} bytes", m.name, (1u << (8 * prefix)) - 1));
+    store_integer(out, length, prefix);
+  } else if (s.find('\0') != std::string::npos) {
+    line.fail_at(at, fmt::format("{} ends at its first zero byte: the text cannot hold one", m.name));
+  }
+  out.insert(out.end(), s.begin(), s.end());
+  if (!prefix || zero_ended(m.type)) out.push_back(0);
+}
+
+void parse_one(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context) {
+  if (string_prefix(m.type) || m.type == ValueType::ZString) {
+    store_string(out, m, line, context);
+  } else if (m.type == ValueType::Struct) {
+    line.expect('{', fmt::format("'{{' to start {}", m.name));
+    for (const LayoutMember& inner : m.structure->members) {
+      line.expect_key(inner.name);
+      parse_member(out, inner, line, context, false);
+    }
+    line.expect('}', fmt::format("'}}' to end {}", m.name));
+  } else {
+    parse_element(out, m, line, context);
+  }
+}
+
+void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context,
+                  bool last) {
+  if (m.open && last) {
+    switch (m.type) {
+      case ValueType::ZString: case ValueType::Chars: {
+        const std::string s = line.quoted_string(*context.codec);
+        out.insert(out.end(), s.begin(), s.end());
+        if (m.type == ValueType::ZString) out.push_back(0);
+        return;
+      }
+      case ValueType::Bytes: {
+        line.skip_blanks();
+        const std::size_t at = line.position();
+        if (!append_parsed_hex(line.word(), out)) line.fail_at(at, "expected hex digits, two per byte");
+        return;
+      }
+      default: break;
+    }
+  }
+  if (!m.array) {
+    parse_one(out, m, line, context);
+    return;
+  }
+  const std::size_t count_at = out.size();
+  out.resize(out.size() + m.count_prefix);
+  if (!line.accept('[')) line.fail(fmt::format("expected '[' to start the array {}", m.name));
+  std::uint64_t count = 0;
+  if (!line.accept(']')) {
+    do {
+      parse_one(out, m, line, context);
+      ++count;
+    } while (line.accept(','));
+    line.expect(']', "',' or ']'");
+  }
+  if (m.count_prefix) {
+    if (m.count_prefix < 4 && count >> (8 * m.count_prefix))
+      line.fail(fmt::format("{} holds at most {} elements", m.name, (1u << (8 * m.count_prefix)) - 1));
+    for (std::uint32_t i = 0; i < m.count_prefix; ++i) out[count_at + i] = std::uint8_t(count >> (8 * i));
+  } else if (!m.open && count != m.count) {
+    line.fail(fmt::format("{} holds exactly {}, not {}", m.name, counted(m.count, "value"), count));
   }
 }
 
@@ -248,6 +390,24 @@ std::optional<std::vector<std::uint8_t>> parse_hex(std::string_view digits) {
 
 bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<const std::uint8_t> data,
                          const FieldTextContext& context) {
+  if (!layout.simple) {
+    if (!layout.fits(data, context.localized)) return false;
+    const std::size_t start = out.size();
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < layout.members.size(); ++i) {
+      const LayoutMember& m = layout.members[i];
+      const bool last = i + 1 == layout.members.size();
+      if (!layout.single()) {
+        if (out.size() > start) out += ' ';
+        out += m.name;
+        out += '=';
+      }
+      const std::size_t used = *fields::measure_member(m, data.subspan(at), last, context.localized);
+      append_member(out, m, data.subspan(at, used), last, context);
+      at += used;
+    }
+    return true;
+  }
   if (!layout.fits_size(data.size())) return false;
   const LayoutMember* last = layout.members.empty() ? nullptr : &layout.members.back();
   const std::size_t rest = data.size() - layout.fixed_size;
@@ -321,6 +481,14 @@ std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScan
 
 void parse_layout_value(const FieldLayout& layout, LineScanner& line, const FieldTextContext& context,
                         std::vector<std::uint8_t>& out) {
+  if (!layout.simple) {
+    for (std::size_t i = 0; i < layout.members.size(); ++i) {
+      if (!layout.single()) line.expect_key(layout.members[i].name);
+      parse_member(out, layout.members[i], line, context, i + 1 == layout.members.size());
+    }
+    line.expect_end();
+    return;
+  }
   for (const LayoutMember& m : layout.members) {
     if (!layout.single()) line.expect_key(m.name);
     switch (m.type) {

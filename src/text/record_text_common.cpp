@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "tesmod/io/ascii.hpp"
+#include "tesmod/io/number_text.hpp"
 #include "tesmod/plugin/group_type.hpp"
 #include "tesmod/text/text_syntax.hpp"
 
@@ -30,26 +31,52 @@ std::span<const FlagName> record_flag_names(Signature record_type) {
   return kRecordFlags;
 }
 
-void append_record_flags(std::string& out, Signature record_type, std::uint32_t flags) {
-  if (flags == 0) {
-    out += '0';
-    return;
-  }
-  bool first = true;
-  for (const FlagName& f : record_flag_names(record_type)) {
-    if (!(flags & f.bit)) continue;
-    if (!first) out += '|';
-    out += f.name;
-    flags &= ~f.bit;
-    first = false;
-  }
-  if (flags) {
-    if (!first) out += '|';
-    fmt::format_to(std::back_inserter(out), "0x{:08X}", flags);
-  }
+namespace {
+
+// The table's set for the record type, or nullptr (the built-in names apply).
+const fields::ValueNames* table_flags(Game game, Signature record_type, const fields::FieldSite* site) {
+  const fields::LayoutTable& table = fields::layout_table(game);
+  if (record_type == Signature("TES4") && !table.has_header_flags(record_type))
+    return nullptr;  // the file header keeps its own names unless the table gives TES4 a set
+  return table.header_flags(record_type, site);
 }
 
-std::optional<std::uint32_t> parse_record_flags(Signature record_type, std::string_view text) {
+}  // namespace
+
+bool append_record_flags(std::string& out, Game game, Signature record_type, std::uint32_t flags,
+                         const fields::FieldSite* site) {
+  if (flags == 0) {
+    out += '0';
+    return true;
+  }
+  bool first = true;
+  const auto name = [&](std::uint32_t bit, std::string_view label) {
+    if (!(flags & bit) || bit == 0) return;
+    if (!first) out += '|';
+    out += label;
+    flags &= ~bit;
+    first = false;
+  };
+  if (const fields::ValueNames* names = table_flags(game, record_type, site)) {
+    for (const auto& [bit, label] : names->entries)
+      if (bit <= 0xFFFFFFFF) name(std::uint32_t(bit), label);
+    // Bits the record type's own set leaves out keep their general names (`header *`), as the
+    // editors show them on every record; the file header has only its own.
+    const fields::ValueNames* general = fields::layout_table(game).header_flags(Signature());
+    if (general && general != names && record_type != Signature("TES4"))
+      for (const auto& [bit, label] : general->entries)
+        if (bit <= 0xFFFFFFFF) name(std::uint32_t(bit), label);
+  } else {
+    for (const FlagName& f : record_flag_names(record_type)) name(f.bit, f.name);
+  }
+  if (!flags) return true;
+  if (!first) out += '|';
+  fmt::format_to(std::back_inserter(out), "0x{:08X}", flags);
+  return false;
+}
+
+std::optional<std::uint32_t> parse_record_flags(Game game, Signature record_type, std::string_view text) {
+  const fields::LayoutTable& table = fields::layout_table(game);
   std::uint32_t flags = 0;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -57,16 +84,18 @@ std::optional<std::uint32_t> parse_record_flags(Signature record_type, std::stri
     if (bar == std::string_view::npos) bar = text.size();
     const std::string_view part = text.substr(pos, bar - pos);
     pos = bar + 1;
-    bool named = false;
+    std::optional<std::uint64_t> bit;
+    if (record_type != Signature("TES4") || table.has_header_flags(record_type)) {
+      for (const fields::ValueNames* names : table.header_flag_sets(record_type))
+        if (!bit) bit = names->value(part);
+      for (const fields::ValueNames* names : table.header_flag_sets(Signature()))
+        if (!bit) bit = names->value(part);
+    }
     for (const FlagName& f : record_flag_names(record_type))
-      if (ascii::iequals(part, f.name)) {
-        flags |= f.bit;
-        named = true;
-      }
-    if (named) continue;
-    const auto v = parse_uint(part);
-    if (!v || *v > 0xFFFFFFFF) return std::nullopt;
-    flags |= std::uint32_t(*v);
+      if (!bit && ascii::iequals(part, f.name)) bit = f.bit;
+    if (!bit) bit = parse_uint(part);
+    if (!bit || *bit > 0xFFFFFFFF) return std::nullopt;
+    flags |= std::uint32_t(*bit);
   }
   return flags;
 }

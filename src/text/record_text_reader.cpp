@@ -184,7 +184,7 @@ class EntriesReader {
         while (end < raw.size() && (raw[end] == '|' || !is_word_break(raw[end]))) ++end;
         v = raw.substr(value_at, end - value_at);
         s.seek(end);
-        const auto flags = detail::parse_record_flags(h.type, v);
+        const auto flags = detail::parse_record_flags(options_.game, h.type, v);
         if (!flags) s.fail_at(value_at, fmt::format("'{}': expected flag names or numbers joined by '|'", v));
         h.flags = *flags;
         continue;
@@ -441,16 +441,30 @@ class EntriesReader {
     }
   }
 
-  // Appends the value of a typed field to raw_, read with the first layout that reads it.
+  // Appends the value of a typed field to raw_, read with the first layout whose conditions hold
+  // (on the fields read before it) and that reads it.
   void layout_value(LineScanner& s, Signature record_type, Signature field) {
-    const auto layouts = layout_table(options_.game).find(record_type, field);
+    const LayoutTable& table = layout_table(options_.game);
+    const auto layouts = table.find(record_type, field);
     if (layouts.empty())
       s.fail(fmt::format("no layout is known for {} in {} records: write '{} hex' and the bytes", field.str(),
                          record_type.str(), field.str()));
+    std::vector<SubrecordView> views;
+    std::vector<fields::FieldRef> earlier;
+    fields::FieldSite site;
+    if (table.has_conditions(record_type)) {
+      views = read_subrecords(std::span<const std::uint8_t>(raw_).first(field_start_), ErrorContext{});
+      for (const SubrecordView& v : views) earlier.push_back({v.type, v.data});
+      site.record_type = record_type;
+      site.earlier = earlier;
+      site.localized = options_.localized;
+      site.reading_text = true;
+    }
     const std::size_t start = s.position();
     const std::size_t mark = raw_.size();
     std::optional<SyntaxError> best;
     for (const FieldLayout* layout : layouts) {
+      if (!layout->conditions.empty() && !table.applies(*layout, {}, site)) continue;
       s.seek(start);
       raw_.resize(mark);
       try {
@@ -460,6 +474,7 @@ class EntriesReader {
         if (!best || e.column() > best->column()) best = e;
       }
     }
+    if (!best) s.fail(fmt::format("no layout of {} holds here (its conditions: see the layout table)", field.str()));
     throw *best;
   }
 

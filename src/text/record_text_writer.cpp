@@ -84,6 +84,8 @@ class RecordWriter {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       if (i == package_start) {
         out_ += package_text_;
+        counts_.fields += fields.size() - i;
+        counts_.typed_fields += fields.size() - i;
         return;
       }
       const SubrecordView& v = fields[i];
@@ -92,16 +94,31 @@ class RecordWriter {
         if (v.type == fields::kCTDA || v.type == fields::kCTDT) {
           if (const std::size_t used = condition(i)) {
             i += used - 1;
+            counts_.fields += used;
+            counts_.typed_fields += used;
             continue;
           }
         } else if (skyrim && v.type == Signature("VMAD")) {
-          if (vmad(v)) continue;
+          if (vmad(v)) {
+            ++counts_.fields;
+            ++counts_.typed_fields;
+            continue;
+          }
         }
       }
-      if (!skyrim && v.type == Signature("SCTX") && script_source(v)) continue;
-      plain_field(v);
+      ++counts_.fields;
+      if (!skyrim && v.type == Signature("SCTX") && script_source(v)) {
+        ++counts_.typed_fields;
+        continue;
+      }
+      // A field shown by a layout of raw bytes alone is hex by another name: not typed.
+      const FieldLayout* used = nullptr;
+      if (plain_field(v, i, &used) && !(used && used->raw)) ++counts_.typed_fields;
+      else counts_.add_hex(header_.type, v.type);
     }
   }
+
+  const TextCoverage& counts() const { return counts_; }
 
   bool structured() const { return structured_; }
 
@@ -115,23 +132,32 @@ class RecordWriter {
     out_ += '\n';
   }
 
-  void plain_field(const SubrecordView& v) {
+  // One field by the first of its layouts that holds there and whose text reads back; hex
+  // otherwise. Returns whether a layout was used, and which in `used` (an empty field has
+  // nothing to type: true, with no layout).
+  bool plain_field(const SubrecordView& v, std::size_t index, const FieldLayout** used) {
     line_start();
     append_signature(out_, v.type);
     if (v.data.empty()) {
       out_ += '\n';
-      return;
+      return true;
     }
     if (options_.typed) {
-      const auto layouts = layout_table(options_.game).find(header_.type, v.type);
+      const LayoutTable& table = layout_table(options_.game);
+      const auto layouts = table.find(header_.type, v.type);
+      const bool conditional = !layouts.empty() && table.has_conditions(header_.type);
       for (const FieldLayout* layout : layouts) {
+        if (!layout->conditions.empty() && !table.applies(*layout, v.data, site(index, false))) continue;
         const std::size_t mark = out_.size();
         out_ += ' ';
         if (append_layout_value(out_, *layout, v.data, context_)) {
-          // With several layouts, the text must read back with the first that parses it.
-          if (layouts.size() == 1 || reads_back(layouts, std::string_view(out_).substr(mark + 1), v.data)) {
+          // With several layouts (or one whose bytes are walked), the text must read back with
+          // the first that the reader finds holding and parsing it.
+          if ((layouts.size() == 1 && layout->simple) ||
+              reads_back(layouts, std::string_view(out_).substr(mark + 1), v.data, conditional ? index : kNoSite)) {
             out_ += '\n';
-            return;
+            *used = layout;
+            return true;
           }
         }
         out_.resize(mark);
@@ -140,11 +166,32 @@ class RecordWriter {
     out_ += " hex ";
     append_hex(out_, v.data);
     out_ += '\n';
+    return false;
   }
 
-  bool reads_back(std::span<const FieldLayout* const> layouts, std::string_view value,
-                  std::span<const std::uint8_t> data) const {
+  static constexpr std::size_t kNoSite = std::size_t(-1);
+
+  // The record around field `index` for the layouts' conditions (as the reader of the text sees
+  // it with reading_text).
+  fields::FieldSite site(std::size_t index, bool reading_text) {
+    if (refs_.size() != fields_.size()) {
+      refs_.clear();
+      for (const SubrecordView& f : fields_) refs_.push_back({f.type, f.data});
+    }
+    fields::FieldSite s;
+    s.record_type = header_.type;
+    s.earlier = std::span<const fields::FieldRef>(refs_).first(index);
+    s.localized = options_.localized;
+    s.record_type_of = options_.record_type_of;
+    s.reading_text = reading_text;
+    return s;
+  }
+
+  bool reads_back(std::span<const FieldLayout* const> layouts, std::string_view value, std::span<const std::uint8_t> data,
+                  std::size_t index) {
+    const LayoutTable& table = layout_table(options_.game);
     for (const FieldLayout* layout : layouts) {
+      if (index != kNoSite && !layout->conditions.empty() && !table.applies(*layout, data, site(index, true))) continue;
       try {
         LineScanner line(value, 1);
         return std::ranges::equal(parse_layout_value(*layout, line, context_), data);
@@ -325,6 +372,8 @@ class RecordWriter {
   FieldTextContext context_;
   int field_indent_;
   std::span<const SubrecordView> fields_;
+  std::vector<fields::FieldRef> refs_;  // fields_ for conditions, made when first needed
+  TextCoverage counts_;
   std::size_t script_index_ = 0;
   std::string package_text_;
   bool structured_ = false;
@@ -332,15 +381,32 @@ class RecordWriter {
 
 }  // namespace
 
-void append_record_header_line(std::string& out, const RecordHeader& h, const RecordTextOptions& options, int indent) {
+namespace {
+
+// The header line; fields (when they read) choose among the record type's flag names.
+void append_header_line(std::string& out, const RecordHeader& h, const RecordTextOptions& options, int indent,
+                        std::span<const SubrecordView> fields) {
   indent_to(out, indent);
   out += "record ";
   append_signature(out, h.type);
   out += ' ';
   append_hex_digits(out, h.form_id, 8);
+  bool named = true;
   if (h.flags) {
     out += " flags=";
-    detail::append_record_flags(out, h.type, h.flags);
+    std::vector<fields::FieldRef> refs;
+    refs.reserve(fields.size());
+    for (const SubrecordView& f : fields) refs.push_back({f.type, f.data});
+    fields::FieldSite site;
+    site.record_type = h.type;
+    site.earlier = refs;
+    site.localized = options.localized;
+    site.record_type_of = options.record_type_of;
+    named = detail::append_record_flags(out, options.game, h.type, h.flags, &site);
+  }
+  if (options.coverage) {
+    ++options.coverage->records;
+    if (!named) ++options.coverage->unnamed_flags;
   }
   if (h.version_control) {
     out += " vc=0x";
@@ -353,6 +419,12 @@ void append_record_header_line(std::string& out, const RecordHeader& h, const Re
   out += '\n';
 }
 
+}  // namespace
+
+void append_record_header_line(std::string& out, const RecordHeader& h, const RecordTextOptions& options, int indent) {
+  append_header_line(out, h, options, indent, {});
+}
+
 namespace {
 
 // The fields as text; a renderer that fails on odd bytes leaves the record to the plainest text.
@@ -360,17 +432,21 @@ namespace {
 bool append_fields_or_plain(std::string& out, const RecordHeader& header, const std::vector<SubrecordView>& views,
                             const RecordTextOptions& options, int indent) {
   const std::size_t mark = out.size();
+  const auto done = [&](const RecordWriter& writer) {
+    if (options.coverage) options.coverage->add(writer.counts());
+    return writer.structured();
+  };
   try {
     RecordWriter writer(out, header, options, indent);
     writer.fields(views);
-    return writer.structured();
+    return done(writer);
   } catch (const std::exception&) {
     out.resize(mark);
     RecordTextOptions plain = options;
     plain.typed = false;
     RecordWriter writer(out, header, plain, indent);
     writer.fields(views);
-    return writer.structured();
+    return done(writer);
   }
 }
 
@@ -383,25 +459,31 @@ void append_fields_text(std::string& out, const RecordHeader& header, std::span<
 
 bool append_record_text(std::string& out, const RecordHeader& header, std::span<const std::uint8_t> stored_body,
                         const RecordTextOptions& options, Inflater& inflater, int indent) {
-  bool structured = false;
-  append_record_header_line(out, header, options, indent);
   const bool compressed = (header.flags & detail::kCompressedFlag) != 0;
   const ErrorContext where{"(record text)", Error::kNoOffset, std::nullopt};
+  std::vector<SubrecordView> views;
+  bool read = false;
   try {
     const std::span<const std::uint8_t> body = compressed ? inflate_record_body(stored_body, inflater, where) : stored_body;
-    const std::vector<SubrecordView> views = read_subrecords(body, where);
-    structured = append_fields_or_plain(out, header, views, options, indent);
-    if (compressed) {
-      indent_to(out, indent + 2);
-      out += "zlib-stored ";
-      append_base64(out, stored_body);
-      out += '\n';
-    }
+    views = read_subrecords(body, where);
+    read = true;
   } catch (const Error&) {
+  }
+  append_header_line(out, header, options, indent, views);
+  if (!read) {
     // Fields that do not read (or a stream that does not inflate): the stored bytes as they are.
     indent_to(out, indent + 2);
     out += "stored-body ";
     append_hex(out, stored_body);
+    out += '\n';
+    if (options.coverage) ++options.coverage->fields;  // the body counts as one field, untyped
+    return false;
+  }
+  const bool structured = append_fields_or_plain(out, header, views, options, indent);
+  if (compressed) {
+    indent_to(out, indent + 2);
+    out += "zlib-stored ";
+    append_base64(out, stored_body);
     out += '\n';
   }
   return structured;
@@ -416,6 +498,35 @@ void append_group_open(std::string& out, const GroupHeader& header, Game game, c
 void append_group_close(std::string& out, int indent) {
   indent_to(out, indent);
   out += "}\n";
+}
+
+}  // namespace tesmod::text
+
+namespace tesmod::text {
+
+void TextCoverage::add_hex(Signature record, Signature field) {
+  for (auto& [key, count] : hex_fields)
+    if (key.first == record && key.second == field) {
+      ++count;
+      return;
+    }
+  hex_fields.push_back({{record, field}, 1});
+}
+
+void TextCoverage::add(const TextCoverage& other) {
+  fields += other.fields;
+  typed_fields += other.typed_fields;
+  records += other.records;
+  unnamed_flags += other.unnamed_flags;
+  for (const auto& [key, count] : other.hex_fields) {
+    bool found = false;
+    for (auto& [k, c] : hex_fields)
+      if (k == key) {
+        c += count;
+        found = true;
+      }
+    if (!found) hex_fields.push_back({key, count});
+  }
 }
 
 }  // namespace tesmod::text

@@ -1,7 +1,9 @@
 #include "tesmod/text/text_check.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
+#include <unordered_map>
 
 #include "tesmod/io/thread_count.hpp"
 #include "tesmod/io/workers.hpp"
@@ -27,12 +29,28 @@ RecordTextOptions record_text_options(const PluginFile& file, const TextNamer& n
   o.codec = &codec;
   o.localized = file.game() != Game::Oblivion && file.header().is_localized();
   o.default_form_version = common_form_version(file);
+  // The plugin's own records by FormID, made on the first question (only layouts that depend on
+  // the type of a named record ask).
+  struct Types {
+    std::once_flag once;
+    std::unordered_map<std::uint32_t, Signature> by_id;
+  };
+  auto types = std::make_shared<Types>();
+  o.record_type_of = [types, &file](std::uint32_t form_id) -> std::optional<Signature> {
+    std::call_once(types->once, [&] {
+      for (const IndexEntry& e : file.entries())
+        if (!e.is_group()) types->by_id.emplace(e.id, e.type);
+    });
+    const auto it = types->by_id.find(form_id);
+    if (it == types->by_id.end()) return std::nullopt;
+    return it->second;
+  };
   return o;
 }
 
 fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer& namer, const TextCodec& codec,
-                                      unsigned threads) {
-  const RecordTextOptions options = record_text_options(file, namer, codec);
+                                      unsigned threads, TextCoverage* coverage) {
+  const RecordTextOptions shared = record_text_options(file, namer, codec);
   const auto entries = file.entries();
   constexpr std::size_t kChunk = 1024;
   const std::size_t chunks = (entries.size() + kChunk - 1) / kChunk;
@@ -42,6 +60,9 @@ fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer
     Inflater inflater;
     std::string text;
     fields::FieldCheck part;
+    TextCoverage counts;
+    RecordTextOptions options = shared;
+    options.coverage = coverage ? &counts : nullptr;
     for (std::size_t c = claim(); c < chunks; c = claim()) {
       for (std::size_t i = c * kChunk; i < std::min(entries.size(), (c + 1) * kChunk); ++i) {
         const IndexEntry& e = entries[i];
@@ -61,11 +82,16 @@ fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer
       }
     }
     std::lock_guard guard(lock);
+    if (coverage) coverage->add(counts);
     result.total += part.total;
     result.identical += part.identical;
     for (auto& f : part.failures) result.failures.push_back(std::move(f));
   });
   std::ranges::sort(result.failures, {}, &fields::FieldFailure::offset);
+  if (coverage)
+    std::ranges::sort(coverage->hex_fields, {}, [](const auto& h) {
+      return std::pair(h.first.first.str(), h.first.second.str());
+    });
   return result;
 }
 

@@ -36,7 +36,29 @@ struct Outcome {
   std::optional<script::ScriptCheckReport> scripts;  // --deep, Oblivion plugins
   // --deep: the field checks (checks.vmad, checks.pack, checks.ctda ...), in report order.
   std::vector<std::pair<std::string, fields::FieldCheck>> checks;
+  std::optional<text::TextCoverage> coverage;  // --deep, plugins: what the text shows typed
 };
+
+// `typed_fields 6132/6140 (99.87%)`-style figures of a coverage.
+std::string coverage_text(const text::TextCoverage& c) {
+  const double share = c.fields ? 100.0 * double(c.typed_fields) / double(c.fields) : 100.0;
+  std::string s = fmt::format("typed_fields: {}/{} typed ({:.2f}%); unnamed_flags: {} of {}", c.typed_fields, c.fields,
+                              share, c.unnamed_flags, counted(c.records, "record header"));
+  if (!c.hex_fields.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [key, n] : c.hex_fields) parts.push_back(fmt::format("{} {} {}", key.first.str(), key.second.str(), n));
+    s += fmt::format("\n    as hex: {}", fmt::join(parts, ", "));
+  }
+  return s;
+}
+
+nlohmann::ordered_json coverage_json(const text::TextCoverage& c) {
+  nlohmann::ordered_json hex = nlohmann::ordered_json::array();
+  for (const auto& [key, n] : c.hex_fields) hex.push_back({{"record_type", key.first.str()}, {"field", key.second.str()}, {"count", n}});
+  return {{"typed_fields", {{"total", c.fields}, {"typed", c.typed_fields}}},
+          {"unnamed_flags", {{"records", c.records}, {"unnamed", c.unnamed_flags}}},
+          {"hex_fields", std::move(hex)}};
+}
 
 // Runs the deep field checks that apply to the plugin's game.
 void check_fields(const PluginFile& file, unsigned threads, const TextCodec& codec, Outcome& out) {
@@ -50,7 +72,9 @@ void check_fields(const PluginFile& file, unsigned threads, const TextCodec& cod
   text::PluginNamerOptions naming;
   naming.threads = threads;
   const text::PluginNamer names = text::plugin_text_namer(file, naming);
-  out.checks.emplace_back("text_round_trip", text::check_text_round_trip(file, names.namer, codec, threads));
+  text::TextCoverage coverage;
+  out.checks.emplace_back("text_round_trip", text::check_text_round_trip(file, names.namer, codec, threads, &coverage));
+  out.coverage = std::move(coverage);
 }
 
 // A save: the whole file written back, and its NPC_/CREA change records decoded and re-encoded.
@@ -245,6 +269,7 @@ Command add_verify(CLI::App& app, Common& common) {
             nlohmann::ordered_json files = nlohmann::ordered_json::array();
             script::ScriptCheckReport total;
             std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> check_totals;
+            text::TextCoverage coverage_total;
             const DeepOptions deep{args->deep, !args->no_hints, common.encoding};
             for (const std::string& path : args->files) {
               const Outcome o = verify_one(path, common.threads, deep);
@@ -262,6 +287,7 @@ Command add_verify(CLI::App& app, Common& common) {
                 it->second.second += c.identical;
               }
               if (o.scripts) total.add(*o.scripts);
+              if (o.coverage) coverage_total.add(*o.coverage);
               // Errors are reported as every command reports them; the file counts as failed.
               if (o.status == Outcome::Failed) {
                 std::cout << std::flush;  // in order with the lines before it, also through 2>&1
@@ -302,6 +328,12 @@ Command add_verify(CLI::App& app, Common& common) {
                     j["checks"][name] = {{"total", c.total}, {"identical", c.identical}};
                     for (const auto& f : c.failures) failures.push_back(field_failure_json(name, f));
                   }
+                  if (o.coverage) {
+                    const nlohmann::ordered_json c = coverage_json(*o.coverage);
+                    j["checks"]["typed_fields"] = c["typed_fields"];
+                    j["checks"]["unnamed_flags"] = c["unnamed_flags"];
+                    j["hex_fields"] = c["hex_fields"];
+                  }
                   j["field_failures"] = std::move(failures);
                 }
                 files.push_back(std::move(j));
@@ -321,6 +353,7 @@ Command add_verify(CLI::App& app, Common& common) {
                 std::cout << fmt::format("  {}: {}/{} identical\n", name, c.identical, c.total);
                 for (const auto& f : c.failures) std::cout << "    " << field_failure_text(name, f) << '\n';
               }
+              if (o.coverage) std::cout << "  " << coverage_text(*o.coverage) << '\n';
             }
             if (!args->json && args->files.size() > 1) {
               std::cout << fmt::format("total: {}; {} passed, {} failed\n", counted(args->files.size(), "file"), passed,
@@ -329,6 +362,12 @@ Command add_verify(CLI::App& app, Common& common) {
                 if (total.recompile.total || total.unsourced) std::cout << "  " << summary_text(total) << '\n';
                 for (const auto& [name, t] : check_totals)
                   if (t.first) std::cout << fmt::format("  {}: {}/{} identical\n", name, t.second, t.first);
+                if (coverage_total.records) {
+                  std::ranges::sort(coverage_total.hex_fields, {}, [](const auto& h) {
+                    return std::pair(h.first.first.str(), h.first.second.str());
+                  });
+                  std::cout << "  " << coverage_text(coverage_total) << '\n';
+                }
               }
             }
             if (args->json) {
@@ -340,6 +379,15 @@ Command add_verify(CLI::App& app, Common& common) {
                 j["script_totals"] = script_checks_json(total);
                 nlohmann::ordered_json totals = nlohmann::ordered_json::object();
                 for (const auto& [name, t] : check_totals) totals[name] = {{"total", t.first}, {"identical", t.second}};
+                if (coverage_total.records) {
+                  std::ranges::sort(coverage_total.hex_fields, {}, [](const auto& h) {
+                    return std::pair(h.first.first.str(), h.first.second.str());
+                  });
+                  nlohmann::ordered_json c = coverage_json(coverage_total);
+                  totals["typed_fields"] = c["typed_fields"];
+                  totals["unnamed_flags"] = c["unnamed_flags"];
+                  j["hex_fields"] = c["hex_fields"];
+                }
                 j["check_totals"] = std::move(totals);
               }
               j["files"] = std::move(files);

@@ -1,13 +1,21 @@
 // Field layouts: how the bytes of a field (subrecord) of a given record type read as named
 // values. The text layer shows fields by them (`DATA value=25 weight=9.0` instead of hex); the
 // load-order checks find the FormIDs in records by them, and the record types a FormID may name
-// (`race:formid/RACE`). The tables live in src/fields/layouts/<game>.layouts (format described
-// there and in tools/gen/check_layouts.py); a layout is used only when a field's size fits it, so
-// a missing or mismatched layout costs readability, never bytes.
+// (`race:formid/RACE`). The tables live in src/fields/layouts/<game>.layouts (the language is
+// described at the top of those files); a layout is used only when the field's bytes read as it
+// exactly, so a missing or mismatched layout costs readability, never bytes.
+//
+// A layout may hold structs, counted arrays and length-prefixed strings (its size then depends
+// on the bytes, and measure_layout() walks them), fixed member values (`type:u32=0`: unions
+// inside a field), and conditions that choose among the layouts of one field by the record
+// around it (the EditorID's first letters, the field before it, the section it is in, a member
+// of an earlier field, the type of the record a FormID names). The table also names the record
+// header's flags per record type.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,7 +39,12 @@ enum class ValueType : std::uint8_t {
   Chars,    // text without terminator, the rest of the field
   Sig,      // four characters
   Bytes,    // raw bytes: `bytesN` (N of them) or `bytes` (the rest of the field)
+  Str8, Str16, Str32,     // a length of 1/2/4 bytes, then the text (no terminator)
+  ZStr8, ZStr16, ZStr32,  // the same, the length counting a final zero byte that must be there
+  Struct,                 // members of a `struct` line
 };
+
+struct StructLayout;
 
 // An enumeration or a flag set: values (flag bits) with their labels, in table order.
 struct ValueNames {
@@ -53,22 +66,92 @@ struct LayoutMember {
   bool open = false;                  // `[]`, `bytes`, strings: takes the rest of the field
   std::uint32_t byte_count = 0;       // bytesN: N
   std::vector<Signature> form_types;  // formid only: the record types it may name (`formid/RACE|NPC_`); empty: any
+  const StructLayout* structure = nullptr;   // Struct: its members
+  std::uint8_t count_prefix = 0;             // `[#u8]` 1, `[#u16]` 2, `[#u32]` 4: the element count stored before
+  std::optional<std::uint64_t> fixed_value;  // `name:type=VALUE`: the layout fits only this value
 
-  // Bytes of one element; 0 when the member takes the rest of the field.
+  // Bytes of one element; 0 when the member takes the rest of the field or its size depends on
+  // the bytes (prefixed strings, structs holding them, a zstring not at the end).
   std::uint32_t element_size() const;
+  // Whether its size is read from the bytes (counted arrays, prefixed or inner strings, such structs).
+  bool variable() const;
+  bool is_string() const;
+};
+
+struct StructLayout {
+  std::string name;
+  std::vector<LayoutMember> members;
+  std::uint32_t size = 0;  // bytes, when none of its members is variable; else 0
+};
+
+// A rule that must hold for a layout (or a header flag set) to be chosen.
+struct LayoutCondition {
+  enum class Kind : std::uint8_t {
+    EditorIdPrefix,  // edid^=TEXT
+    Previous,        // prev=SIG|SIG
+    Section,         // in=SIG|SIG (in=- : before any section field)
+    FieldMember,     // FIELD.member=VALUE or FIELD.member&VALUE
+    RefersTo,        // member->TYPE|TYPE (header flags: NAME->TYPE, the field NAME)
+  };
+  Kind kind = Kind::Previous;
+  std::string text;              // EditorIdPrefix: the prefix; FieldMember/RefersTo: the member
+  std::vector<Signature> types;  // Previous/Section/RefersTo: the signatures (Section: 0 for '-')
+  Signature field;               // FieldMember: the earlier field; RefersTo on header flags: the field
+  std::uint64_t value = 0;       // FieldMember
+  bool all_bits = false;         // FieldMember: `&` (all these bits) rather than `=`
 };
 
 struct FieldLayout {
   std::vector<LayoutMember> members;
-  std::uint32_t fixed_size = 0;  // bytes of every member but an open last one
+  std::vector<LayoutCondition> conditions;
+  std::uint32_t fixed_size = 0;  // bytes of every member but an open last one (simple layouts)
   std::uint32_t table_line = 0;  // where it is defined, for messages
+  bool simple = true;            // no member is variable or has a fixed value: fixed_size says it all
+  bool raw = false;              // every member is raw bytes: the text is hex by another name
 
   bool single() const { return members.size() == 1; }
   // Whether a field of this size can be read with the layout (strings are checked when read).
+  // For a layout that is not simple, only a lower bound: measure_layout() decides.
   bool fits_size(std::size_t size) const;
-  // fits_size, and the string the layout ends with is what its type says (a zstring ends with a
-  // zero byte; an lstring is a 4-byte id in a localized plugin).
+  // Whether the bytes read as the layout exactly: sizes, strings what their type says (a zstring
+  // ends with a zero byte; an lstring is a 4-byte id in a localized plugin), counts, fixed values.
+  // Conditions are not looked at here (LayoutTable::choose does).
   bool fits(std::span<const std::uint8_t> data, bool localized) const;
+};
+
+// The bytes a member takes at the start of data (which runs to the end of the field), or nullopt
+// when they do not read as the member. `last`: it is the field's last member (open members take
+// the rest).
+std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
+                                          bool localized);
+// The bytes one element of a member takes at the start of data (an array's element; the member
+// itself when it is not an array), for members that do not take the rest of the field.
+std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<const std::uint8_t> data, bool localized);
+// The integer a member of integer type holds at p (sign-extended for signed types).
+std::uint64_t load_member_integer(const LayoutMember& m, const std::uint8_t* p);
+
+// Calls visit(offset, member) for every FormID element in data read with layout (which fits it):
+// formid members, their array elements, and those inside structs.
+void for_each_form_id(const FieldLayout& layout, std::span<const std::uint8_t> data, bool localized,
+                      const std::function<void(std::size_t offset, const LayoutMember& member)>& visit);
+
+// A field of a record, as conditions look at the fields before the one being read.
+struct FieldRef {
+  Signature type;
+  std::span<const std::uint8_t> data;
+};
+
+// The record around a field, for the layouts' conditions: its type, the fields before this one
+// (in order; the EDID among them), and what record a FormID names when that is known.
+struct FieldSite {
+  Signature record_type;
+  std::span<const FieldRef> earlier;
+  bool localized = false;
+  // The record type of a FormID as stored in this plugin; nullopt when not at hand. May be empty.
+  std::function<std::optional<Signature>(std::uint32_t form_id)> record_type_of;
+  // Text readers cannot see the record a FormID names before resolving the layout: they skip
+  // RefersTo conditions (the member names tell the alternatives apart).
+  bool reading_text = false;
 };
 
 class LayoutTable {
@@ -79,10 +162,29 @@ class LayoutTable {
   // The layouts to try for a field of this record type: the record type's own, then the ones
   // for any record type ('*'), in table order.
   std::span<const FieldLayout* const> find(Signature record_type, Signature field) const;
-  // The first of find()'s layouts that fits the data, if any.
+  // The first of find()'s layouts whose conditions hold at the site and that fits the data, if any.
+  const FieldLayout* choose(Signature field, std::span<const std::uint8_t> data, const FieldSite& site) const;
+  // The same, with no record around: layouts with conditions are passed over.
   const FieldLayout* choose(Signature record_type, Signature field, std::span<const std::uint8_t> data,
                             bool localized) const;
+  // Whether the layout's conditions hold for a field with these bytes at the site.
+  bool applies(const FieldLayout& layout, std::span<const std::uint8_t> data, const FieldSite& site) const;
+  // Whether any layout of this record type (or of any record type) has conditions: callers build
+  // a FieldSite only then.
+  bool has_conditions(Signature record_type) const;
+
+  // The names of a record header's flags for this record type (`header` lines): the first set
+  // whose conditions hold (site: the record's fields), else the default (`header *`). nullptr
+  // when the table names none.
+  const ValueNames* header_flags(Signature record_type, const FieldSite* site = nullptr) const;
+  // Every set that may name this record type's header flags (for reading text, which meets the
+  // flags before the fields that choose among them; a label means one bit in all of them).
+  std::span<const ValueNames* const> header_flag_sets(Signature record_type) const;
+  // Whether `header` lines name this record type itself (Signature(): whether there is a `header *`).
+  bool has_header_flags(Signature record_type) const { return header_flag_sets_.count(record_type.value()) != 0; }
+
   const ValueNames* names(std::string_view name) const;
+  const StructLayout* structure(std::string_view name) const;
   std::size_t layout_count() const { return layouts_.size(); }
 
  private:
@@ -90,8 +192,20 @@ class LayoutTable {
     return std::uint64_t(record_type.value()) << 32 | field.value();
   }
   std::span<const FieldLayout* const> lookup(std::uint64_t key) const;
+  friend class LayoutTableParser;
+  std::optional<std::uint64_t> member_value(Signature record_type, const FieldRef& field, std::span<const FieldRef> before,
+                                            std::string_view member, const FieldSite& site) const;
   std::deque<ValueNames> names_;
+  std::deque<StructLayout> structs_;
   std::deque<FieldLayout> layouts_;
+  struct HeaderFlags {
+    std::vector<LayoutCondition> conditions;
+    const ValueNames* names = nullptr;
+  };
+  std::unordered_map<std::uint32_t, std::vector<HeaderFlags>> header_flags_;  // record type (0: '*')
+  std::unordered_map<std::uint32_t, std::vector<const ValueNames*>> header_flag_sets_;
+  std::unordered_map<std::uint32_t, std::vector<Signature>> sections_;  // record type: fields opening a section
+  std::vector<std::uint32_t> conditional_types_;  // record types with conditional layouts (0: some '*' one)
   std::unordered_map<std::uint64_t, std::vector<const FieldLayout*>> by_key_;  // record type 0: '*'
   // by_key_ as an open-addressing table: find() runs for every field of every record.
   struct Slot {

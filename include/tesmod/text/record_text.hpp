@@ -51,6 +51,20 @@ class ScriptFiles {
   virtual std::optional<std::string> load(std::string_view file) = 0;
 };
 
+// What a text shows by meaning (verify --deep reports it): fields written by a layout or a
+// structured block rather than as hex, and record headers whose flags hold a bit with no name.
+struct TextCoverage {
+  std::uint64_t fields = 0;
+  std::uint64_t typed_fields = 0;
+  std::uint64_t records = 0;
+  std::uint64_t unnamed_flags = 0;  // records whose header flags hold a bit with no name
+  // The fields written as hex: (record type, field type) and how many.
+  std::vector<std::pair<std::pair<Signature, Signature>, std::uint64_t>> hex_fields;
+
+  void add_hex(Signature record, Signature field);
+  void add(const TextCoverage& other);
+};
+
 struct RecordTextOptions {
   Game game = Game::SkyrimSE;
   const FormNamer* namer = nullptr;  // required
@@ -61,6 +75,10 @@ struct RecordTextOptions {
   ScriptFiles* scripts = nullptr;  // null: script sources are written inline
   std::uint16_t default_form_version = 0;  // Skyrim: records of this form version do not repeat it
   bool typed = true;  // false: every field as hex (the fallback when a typed text does not read back)
+  // The record type of a FormID as stored in the plugin, when it is known (the layouts and header
+  // flags that depend on what a FormID names). May be empty: those then take their generic form.
+  std::function<std::optional<Signature>(std::uint32_t form_id)> record_type_of;
+  TextCoverage* coverage = nullptr;  // counts what is written, when set (one per thread)
 };
 
 // Appends the text of one record (header line, fields; indent spaces before the header line and

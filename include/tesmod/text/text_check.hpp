@@ -24,7 +24,9 @@ RecordTextOptions record_text_options(const PluginFile& file, const TextNamer& n
 
 // total: records, the TES4 header record included; identical: those whose typed text reads back
 // to their bytes; failures: the others, at the record's offset, with where the bytes differ.
+// coverage, when given, receives what the typed texts show by meaning (hex fields sorted by
+// record and field type).
 fields::FieldCheck check_text_round_trip(const PluginFile& file, const TextNamer& namer, const TextCodec& codec,
-                                         unsigned threads = 0);
+                                         unsigned threads = 0, TextCoverage* coverage = nullptr);
 
 }  // namespace tesmod::text
