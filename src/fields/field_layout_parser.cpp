@@ -415,7 +415,10 @@ class LayoutTableParser {
       else if (const auto v = parse_int(fixed)) m.fixed_value = std::uint64_t(*v);
       else if (names.empty() || m.type == ValueType::FormId)
         fail(fmt::format("'{}': the fixed value is a number, or a label of the member's enum", spec));
-      else pending_names_.back().fixed = std::string(fixed);
+      else {
+        m.fixed_value = 0;  // a label, read once the enum is known (set now: the layout is not simple)
+        pending_names_.back().fixed = std::string(fixed);
+      }
     }
     return m;
   }

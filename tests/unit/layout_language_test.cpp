@@ -1,0 +1,439 @@
+// The layout language's v2 features, each on a table written here: structs and arrays of them
+// (counted, fixed and to the end), length-prefixed and inner strings, fixed member values (unions
+// inside a field), the conditions that choose a layout, header flag names per record type, form
+// references inside structs, and the table's errors. Real records are in layout_corpus_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "tesmod/error.hpp"
+#include "tesmod/fields/field_layout.hpp"
+#include "tesmod/text/field_text.hpp"
+
+namespace tesmod::text {
+namespace {
+
+using fields::FieldRef;
+using fields::FieldSite;
+
+constexpr std::string_view kTable = R"(
+enum TopicType
+  0 Topic
+  1 Subtype
+flags AliasFlags
+  0x1 ReservesLocation
+  0x40 Essential
+flags ArmorFlags
+  0x4 NonPlayable
+  0x40 Shield
+flags RecordFlags
+  0x20 Deleted
+  0x400 Persistent
+flags LightRefFlags
+  0x100 NeverFades
+  0x400 Persistent
+struct Texture name:str32 texture:formid/TXST index:i32
+struct Weather weather:formid/WTHR chance:i32   # a comment after a blank
+struct Nested label:zstring values:u16[#u8] point:Weather
+field ARMO MO2S textures:Texture[#u32]
+field CLMT WLST weathers:Weather[]
+field TEST FIXD pair:Weather[2]
+field TEST NEST items:Nested[#u16]
+field TEST STR8 text:str8 after:u8
+field TEST ZS16 text:zstr16
+field DEBR DATA percent:u8 model:zstring flags:u8
+field REFR PDTO type:u32/TopicType=0 topic:formid/DIAL
+field REFR PDTO type:u32/TopicType=Subtype subtype:sig
+field GMST DATA if edid^=f value:f32
+field GMST DATA if edid^=i value:i32
+field GMST DATA value:x32
+sections QUST QOBJ ALST
+field QUST FNAM if in=ALST flags:u32/AliasFlags
+field QUST FNAM if in=QOBJ objective-flags:u32
+field QUST FNAM if in=- quest-flags:u16
+field LENS DNAM if prev=LFSP sprite-flags:u32
+field LENS DNAM count:u32
+field PERK EPFD if EPFT.type=1 value:f32
+field PERK EPFD if EPFT.type&2 form:formid
+field PERK EPFD raw:x32
+field PERK EPFT type:u8
+field FACT COED if owner->NPC_ owner:formid global:formid/GLOB condition:f32
+field FACT COED if owner->FACT owner:formid rank:i32 condition:f32
+field FACT COED owner:formid value:x32 condition:f32
+header ARMO ArmorFlags
+header REFR if NAME->LIGH LightRefFlags
+header * RecordFlags
+)";
+
+class TestNamer final : public FormNamer {
+ public:
+  std::string name(std::uint32_t id) const override {
+    if (id == 0) return "NONE";
+    if (id == 0x1234) return "BlueTexture";
+    if (id == 0x20) return "Player";
+    return fmt_hex(id);
+  }
+  std::optional<std::uint32_t> resolve(std::string_view text) const override {
+    if (text == "NONE") return 0;
+    if (text == "BlueTexture") return 0x1234;
+    if (text == "Player") return 0x20;
+    if (text.starts_with("@")) return std::uint32_t(std::stoul(std::string(text.substr(1)), nullptr, 16));
+    return std::nullopt;
+  }
+  static std::string fmt_hex(std::uint32_t id) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "@%08X", id);
+    return buf;
+  }
+};
+
+using Bytes = std::vector<std::uint8_t>;
+
+void put32(Bytes& b, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
+}
+void put16(Bytes& b, std::uint16_t v) {
+  b.push_back(std::uint8_t(v));
+  b.push_back(std::uint8_t(v >> 8));
+}
+void put_text(Bytes& b, std::string_view s) { b.insert(b.end(), s.begin(), s.end()); }
+void putf(Bytes& b, float f) {
+  std::uint32_t v;
+  std::memcpy(&v, &f, 4);
+  put32(b, v);
+}
+
+Signature sig(const char* s) { return Signature::from_bytes(reinterpret_cast<const std::uint8_t*>(s)); }
+
+struct Fixture {
+  LayoutTable table = LayoutTable::parse(kTable, "test.layouts");
+  TestNamer namer;
+  TextCodec codec;
+  FieldTextContext context{&namer, &codec, false, {}};
+
+  // The first layout of the field that holds at the site and fits; its text, which must read back.
+  std::string render(const char* record, const char* field, const Bytes& data, const FieldSite* site = nullptr) {
+    FieldSite none;
+    none.record_type = sig(record);
+    const FieldSite& at = site ? *site : none;
+    for (const FieldLayout* layout : table.find(sig(record), sig(field))) {
+      if (!table.applies(*layout, data, at) || !layout->fits(data, false)) continue;
+      std::string out;
+      EXPECT_TRUE(append_layout_value(out, *layout, data, context));
+      LineScanner line(out, 1);
+      EXPECT_EQ(parse_layout_value(*layout, line, context), data) << out;
+      return out;
+    }
+    return "(no layout)";
+  }
+  // Reads text as a text reader does: the first layout whose (readable) conditions hold and that parses it.
+  Bytes parse(const char* record, const char* field, std::string_view text, const FieldSite* site = nullptr) {
+    FieldSite none;
+    none.record_type = sig(record);
+    FieldSite at = site ? *site : none;
+    at.reading_text = true;
+    std::optional<SyntaxError> last;
+    for (const FieldLayout* layout : table.find(sig(record), sig(field))) {
+      if (!table.applies(*layout, {}, at)) continue;
+      try {
+        LineScanner line(text, 1);
+        return parse_layout_value(*layout, line, context);
+      } catch (const SyntaxError& e) {
+        last = e;
+      }
+    }
+    if (last) throw *last;
+    throw SyntaxError(1, 1, "no layout");
+  }
+};
+
+Bytes texture_bytes(std::string_view name, std::uint32_t txst, std::int32_t index) {
+  Bytes b;
+  put32(b, std::uint32_t(name.size()));
+  put_text(b, name);
+  put32(b, txst);
+  put32(b, std::uint32_t(index));
+  return b;
+}
+
+TEST(LayoutLanguage, CountedArrayOfStructsWithPrefixedStrings) {
+  Fixture f;
+  Bytes data;
+  put32(data, 2);
+  for (const Bytes& t : {texture_bytes("Mesh01", 0x1234, 0), texture_bytes("Strap", 0x99, -1)}) data.insert(data.end(), t.begin(), t.end());
+  EXPECT_EQ(f.render("ARMO", "MO2S", data),
+            "[{name=\"Mesh01\" texture=BlueTexture index=0}, {name=\"Strap\" texture=@00000099 index=-1}]");
+  // The count is the number of elements written: one more element, one more in the count.
+  const Bytes edited = f.parse("ARMO", "MO2S",
+                               "[{name=\"Mesh01\" texture=BlueTexture index=0}, {name=\"Strap\" texture=@00000099 "
+                               "index=-1}, {name=\"\" texture=NONE index=3}]");
+  Bytes want = data;
+  want[0] = 3;
+  const Bytes third = texture_bytes("", 0, 3);
+  want.insert(want.end(), third.begin(), third.end());
+  EXPECT_EQ(edited, want);
+  EXPECT_EQ(f.render("ARMO", "MO2S", {0, 0, 0, 0}), "[]");
+  // A count past the bytes, a string past the end, a byte left over: no layout, the field stays hex.
+  Bytes short_count = data;
+  short_count[0] = 3;
+  EXPECT_EQ(f.render("ARMO", "MO2S", short_count), "(no layout)");
+  Bytes long_name = data;
+  long_name[4] = 200;
+  EXPECT_EQ(f.render("ARMO", "MO2S", long_name), "(no layout)");
+  Bytes extra = data;
+  extra.push_back(0);
+  EXPECT_EQ(f.render("ARMO", "MO2S", extra), "(no layout)");
+  Bytes huge;
+  put32(huge, 0xFFFFFFFF);  // a count no field can hold: refused at once, not walked
+  EXPECT_EQ(f.render("ARMO", "MO2S", huge), "(no layout)");
+}
+
+TEST(LayoutLanguage, FixedAndToTheEndArraysOfStructs) {
+  Fixture f;
+  Bytes data;
+  put32(data, 0x1234);
+  put32(data, 30);
+  put32(data, 0x20);
+  put32(data, 70);
+  EXPECT_EQ(f.render("CLMT", "WLST", data), "[{weather=BlueTexture chance=30}, {weather=Player chance=70}]");
+  EXPECT_EQ(f.render("TEST", "FIXD", data), "[{weather=BlueTexture chance=30}, {weather=Player chance=70}]");
+  Bytes odd = data;
+  odd.pop_back();
+  EXPECT_EQ(f.render("CLMT", "WLST", odd), "(no layout)");
+  EXPECT_THROW(f.parse("TEST", "FIXD", "[{weather=Player chance=1}]"), SyntaxError);  // [2] holds two
+  EXPECT_THROW(f.parse("CLMT", "WLST", "[{weather=Player}]"), SyntaxError);          // chance= missing
+  EXPECT_THROW(f.parse("CLMT", "WLST", "[{chance=1 weather=Player}]"), SyntaxError); // members in order
+}
+
+TEST(LayoutLanguage, NestedStructsInnerStringsAndCounts) {
+  Fixture f;
+  Bytes data;
+  put16(data, 1);
+  put_text(data, std::string_view("top\0", 4));
+  data.push_back(2);
+  put16(data, 7);
+  put16(data, 9);
+  put32(data, 0x20);
+  put32(data, 5);
+  EXPECT_EQ(f.render("TEST", "NEST", data), "[{label=\"top\" values=[7, 9] point={weather=Player chance=5}}]");
+  EXPECT_EQ(f.parse("TEST", "NEST", "[{label=\"top\" values=[7, 9] point={weather=Player chance=5}}]"), data);
+  // An inner zstring cannot hold a zero byte in its text.
+  EXPECT_THROW(f.parse("TEST", "NEST", "[{label=\"a\\x00b\" values=[] point={weather=NONE chance=0}}]"), SyntaxError);
+}
+
+TEST(LayoutLanguage, PrefixedStringsAndMembersAfterAString) {
+  Fixture f;
+  Bytes s8 = {3, 'a', 'b', 'c', 9};
+  EXPECT_EQ(f.render("TEST", "STR8", s8), "text=\"abc\" after=9");
+  EXPECT_EQ(f.render("TEST", "STR8", {4, 'a', 'b', 'c', 9}), "(no layout)");  // the length runs past the end
+  std::string long_text(300, 'x');
+  try {
+    f.parse("TEST", "STR8", "text=\"" + long_text + "\" after=1");
+    ADD_FAILURE() << "a 300-byte text in a str8";
+  } catch (const SyntaxError& e) {
+    EXPECT_NE(e.message().find("at most 255"), std::string::npos) << e.message();
+  }
+  // zstr16: the length counts the zero byte, which must be there.
+  EXPECT_EQ(f.render("TEST", "ZS16", {3, 0, 'h', 'i', 0}), "\"hi\"");
+  EXPECT_EQ(f.render("TEST", "ZS16", {3, 0, 'h', 'i', 'x'}), "(no layout)");
+  EXPECT_EQ(f.parse("TEST", "ZS16", "\"hey\""), (Bytes{4, 0, 'h', 'e', 'y', 0}));
+  // DEBR DATA: a zstring in the middle ends at its zero; a member follows.
+  Bytes debr = {50};
+  put_text(debr, std::string_view("rock.nif\0", 9));
+  debr.push_back(1);
+  EXPECT_EQ(f.render("DEBR", "DATA", debr), "percent=50 model=\"rock.nif\" flags=1");
+  Bytes unterminated = {50, 'r', 'o', 'c', 'k'};
+  EXPECT_EQ(f.render("DEBR", "DATA", unterminated), "(no layout)");
+}
+
+TEST(LayoutLanguage, FixedValuesChooseAmongLayoutsOfAField) {
+  Fixture f;
+  Bytes topic;
+  put32(topic, 0);
+  put32(topic, 0x20);
+  Bytes subtype;
+  put32(subtype, 1);
+  put_text(subtype, "HELO");
+  EXPECT_EQ(f.render("REFR", "PDTO", topic), "type=Topic topic=Player");
+  EXPECT_EQ(f.render("REFR", "PDTO", subtype), "type=Subtype subtype=HELO");
+  EXPECT_EQ(f.parse("REFR", "PDTO", "type=Subtype subtype=HELO"), subtype);
+  EXPECT_EQ(f.parse("REFR", "PDTO", "type=0 topic=Player"), topic);
+  Bytes other;
+  put32(other, 2);
+  put32(other, 0);
+  EXPECT_EQ(f.render("REFR", "PDTO", other), "(no layout)");  // neither value: hex
+  EXPECT_THROW(f.parse("REFR", "PDTO", "type=Topic subtype=HELO"), SyntaxError);
+}
+
+TEST(LayoutLanguage, EditorIdPrefixDecides) {
+  Fixture f;
+  const std::string float_id("fJumpHeight\0", 12), int_id("iMaxLevel\0", 10), other_id("sName\0", 6);
+  std::vector<FieldRef> earlier{{sig("EDID"), {reinterpret_cast<const std::uint8_t*>(float_id.data()), float_id.size()}}};
+  FieldSite site;
+  site.record_type = sig("GMST");
+  site.earlier = earlier;
+  Bytes hundred;
+  putf(hundred, 100.0f);
+  EXPECT_EQ(f.render("GMST", "DATA", hundred, &site), "100.0");
+  EXPECT_EQ(f.parse("GMST", "DATA", "2.5", &site), ([] { Bytes b; putf(b, 2.5f); return b; })());
+  earlier[0].data = {reinterpret_cast<const std::uint8_t*>(int_id.data()), int_id.size()};
+  EXPECT_EQ(f.render("GMST", "DATA", {0xFF, 0xFF, 0xFF, 0xFF}, &site), "-1");
+  EXPECT_EQ(f.parse("GMST", "DATA", "100", &site), (Bytes{100, 0, 0, 0}));
+  earlier[0].data = {reinterpret_cast<const std::uint8_t*>(other_id.data()), other_id.size()};
+  EXPECT_EQ(f.render("GMST", "DATA", hundred, &site), "0x42C80000");  // the generic layout
+  EXPECT_EQ(f.render("GMST", "DATA", hundred), "0x42C80000");          // no EditorID at all
+}
+
+TEST(LayoutLanguage, SectionsAndThePreviousFieldDecide) {
+  Fixture f;
+  const Bytes four = {0x40, 0, 0, 0};
+  std::vector<FieldRef> fields{{sig("EDID"), {}}, {sig("QOBJ"), {}}, {sig("FNAM"), four}, {sig("ALST"), {}}};
+  FieldSite site;
+  site.record_type = sig("QUST");
+  site.earlier = std::span<const FieldRef>(fields).first(1);
+  EXPECT_EQ(f.render("QUST", "FNAM", {1, 0}, &site), "1");  // before any section: the quest's own
+  site.earlier = std::span<const FieldRef>(fields).first(2);
+  EXPECT_EQ(f.render("QUST", "FNAM", four, &site), "64");  // an objective's flags
+  site.earlier = fields;
+  EXPECT_EQ(f.render("QUST", "FNAM", four, &site), "Essential");  // an alias's flags
+  EXPECT_EQ(f.parse("QUST", "FNAM", "Essential|ReservesLocation", &site), (Bytes{0x41, 0, 0, 0}));
+
+  std::vector<FieldRef> lens{{sig("LFSP"), {}}};
+  site.record_type = sig("LENS");
+  site.earlier = lens;
+  EXPECT_EQ(f.render("LENS", "DNAM", {2, 0, 0, 0}, &site), "2");
+  EXPECT_EQ(f.table.find(sig("LENS"), sig("DNAM")).size(), 2u);
+  const FieldLayout* chosen = f.table.choose(sig("DNAM"), Bytes{2, 0, 0, 0}, site);
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_EQ(chosen->members[0].name, "sprite-flags");
+  site.earlier = {};
+  chosen = f.table.choose(sig("DNAM"), Bytes{2, 0, 0, 0}, site);
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_EQ(chosen->members[0].name, "count");
+}
+
+TEST(LayoutLanguage, AnEarlierFieldsMemberDecides) {
+  Fixture f;
+  Bytes data;
+  putf(data, 1.5f);
+  const Bytes one = {1}, two = {2}, three = {3}, zero = {0};
+  std::vector<FieldRef> earlier{{sig("EPFT"), one}};
+  FieldSite site;
+  site.record_type = sig("PERK");
+  site.earlier = earlier;
+  EXPECT_EQ(f.render("PERK", "EPFD", data, &site), "1.5");
+  earlier[0].data = two;  // type&2: a form
+  EXPECT_EQ(f.render("PERK", "EPFD", {0x20, 0, 0, 0}, &site), "Player");
+  earlier[0].data = three;  // 3 is not 1, and has bit 2: the form layout
+  EXPECT_EQ(f.render("PERK", "EPFD", {0x20, 0, 0, 0}, &site), "Player");
+  earlier[0].data = zero;
+  EXPECT_EQ(f.render("PERK", "EPFD", {0x20, 0, 0, 0}, &site), "0x00000020");
+  // The last EPFT before the field decides, not an earlier one.
+  std::vector<FieldRef> two_types{{sig("EPFT"), two}, {sig("EPFD"), {}}, {sig("EPFT"), one}};
+  site.earlier = two_types;
+  EXPECT_EQ(f.render("PERK", "EPFD", data, &site), "1.5");
+}
+
+TEST(LayoutLanguage, TheTypeOfANamedRecordDecidesWhenKnown) {
+  Fixture f;
+  auto coed = [](std::uint32_t owner, std::uint32_t second) {
+    Bytes b;
+    put32(b, owner);
+    put32(b, second);
+    putf(b, 1.0f);
+    return b;
+  };
+  FieldSite site;
+  site.record_type = sig("FACT");
+  site.record_type_of = [](std::uint32_t id) -> std::optional<Signature> {
+    if (id == 0x20) return sig("NPC_");
+    if (id == 0x1234) return sig("FACT");
+    return std::nullopt;
+  };
+  EXPECT_EQ(f.render("FACT", "COED", coed(0x20, 0x1234), &site), "owner=Player global=BlueTexture condition=1.0");
+  EXPECT_EQ(f.render("FACT", "COED", coed(0x1234, 2), &site), "owner=BlueTexture rank=2 condition=1.0");
+  EXPECT_EQ(f.render("FACT", "COED", coed(0x77, 2), &site), "owner=@00000077 value=0x00000002 condition=1.0");
+  EXPECT_EQ(f.render("FACT", "COED", coed(0x20, 0x1234)), "owner=Player value=0x00001234 condition=1.0");  // not at hand
+  // Text readers cannot ask; the member names tell the alternatives apart.
+  EXPECT_EQ(f.parse("FACT", "COED", "owner=BlueTexture rank=2 condition=1.0"), coed(0x1234, 2));
+  EXPECT_EQ(f.parse("FACT", "COED", "owner=Player global=BlueTexture condition=1.0"), coed(0x20, 0x1234));
+}
+
+TEST(LayoutLanguage, HeaderFlagsPerRecordType) {
+  Fixture f;
+  const fields::ValueNames* armor = f.table.header_flags(sig("ARMO"));
+  ASSERT_NE(armor, nullptr);
+  EXPECT_EQ(armor->name, "ArmorFlags");
+  EXPECT_EQ(f.table.header_flags(sig("WEAP"))->name, "RecordFlags");  // the default
+  // REFR: by the type of its base object, when that is at hand.
+  const Bytes base = {0x20, 0, 0, 0};
+  std::vector<FieldRef> fields{{sig("NAME"), base}};
+  FieldSite site;
+  site.record_type = sig("REFR");
+  site.earlier = fields;
+  site.record_type_of = [](std::uint32_t id) -> std::optional<Signature> {
+    return id == 0x20 ? std::optional(sig("LIGH")) : std::nullopt;
+  };
+  EXPECT_EQ(f.table.header_flags(sig("REFR"), &site)->name, "LightRefFlags");
+  site.record_type_of = {};
+  EXPECT_EQ(f.table.header_flags(sig("REFR"), &site)->name, "RecordFlags");
+  EXPECT_EQ(f.table.header_flags(sig("REFR"))->name, "RecordFlags");
+  // Reading text: every set the type may use.
+  EXPECT_EQ(f.table.header_flag_sets(sig("REFR")).size(), 1u);
+  EXPECT_TRUE(f.table.has_header_flags(sig("ARMO")));
+  EXPECT_FALSE(f.table.has_header_flags(sig("WEAP")));
+}
+
+TEST(LayoutLanguage, FormIdsInsideStructsAreFound) {
+  Fixture f;
+  Bytes data;
+  put32(data, 2);
+  for (const Bytes& t : {texture_bytes("A", 0x1234, 0), texture_bytes("Bee", 0x99, 1)}) data.insert(data.end(), t.begin(), t.end());
+  const FieldLayout* layout = f.table.choose(sig("ARMO"), sig("MO2S"), data, false);
+  ASSERT_NE(layout, nullptr);
+  std::vector<std::size_t> offsets;
+  fields::for_each_form_id(*layout, data, false, [&](std::size_t at, const LayoutMember& m) {
+    offsets.push_back(at);
+    EXPECT_EQ(m.name, "texture");
+    ASSERT_EQ(m.form_types.size(), 1u);
+    EXPECT_EQ(m.form_types[0], sig("TXST"));
+  });
+  // count (4) + length (4) + "A" (1) = 9; the first element is 13 bytes, so the second starts at
+  // 17: length (4) + "Bee" (3) -> 24.
+  EXPECT_EQ(offsets, (std::vector<std::size_t>{9, 24}));
+}
+
+TEST(LayoutLanguage, TableMistakesAreErrorsWithTheirLine) {
+  auto error_of = [](std::string_view table) -> std::string {
+    try {
+      LayoutTable::parse(table, "t.layouts");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of("field XREC ABCD a:Missing[]").find("t.layouts:1"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD a:Missing[]").find("no struct named 'Missing'"), std::string::npos);
+  EXPECT_NE(error_of("struct S a:u8 rest:bytes").find("cannot take the rest"), std::string::npos);
+  EXPECT_NE(error_of("struct S a:u8[]").find("cannot take the rest"), std::string::npos);
+  EXPECT_NE(error_of("field QUST FNAM if in=ALST a:u8").find("sections QUST"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD if a->NPC_ a:u32").find("formid member"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD if EPFT.type=1 a:u32").find("integer member 'type'"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD if wat a:u32").find("unknown condition"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD a:u32=zz").find("fixed value"), std::string::npos);
+  EXPECT_NE(error_of("header XREC NoSuchFlags").find("no flags named"), std::string::npos);
+  // A label meaning two bits among the sets one record type may use.
+  EXPECT_NE(error_of("flags A\n  0x1 Same\nflags B\n  0x2 Same\nheader REFR if NAME->LIGH A\nheader REFR B\n")
+                .find("'Same' names"),
+            std::string::npos);
+  // '#' starts a comment only at the start of a line or after a blank.
+  const LayoutTable t = LayoutTable::parse("field XREC ABCD items:u16[#u32]  # a comment\n", "t.layouts");
+  const auto found = t.find(sig("XREC"), sig("ABCD"));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->members[0].count_prefix, 4);
+  EXPECT_FALSE(found[0]->simple);
+}
+
+}  // namespace
+}  // namespace tesmod::text
