@@ -22,13 +22,24 @@ Usage:
    (tes4: corpus/oblivion; tes5: corpus/skyrim and corpus/skyrimse), or the files/folders given.
    --big adds the synthetic fixture bench/.cache/big.esm (Skyrim SE, ~250 MB; a few minutes).
    A plugin whose header size does not match the game (20 bytes Oblivion, 24 Skyrim) is skipped.
-3. Reports, per game: field instances total and typed (a layout fits), the record headers whose
+3. Reports, per game: field instances total and typed, counted as `tesmod verify --deep` counts
+   checks.typed_fields (the figures must be equal on the same plugins), the record headers whose
    flags hold a bit that the record type's header flag set does not name, and the list of
-   (record, field) keys still not fitted, with counts. --all lists every key; --top N the most
-   frequent unfitted (record, field, size) keys with an example. Unnamed header bits are listed.
-   Fields rendered by other code (VMAD, CTDA, CTDT, CIS1, CIS2, Oblivion SCTX, the Skyrim PACK
-   fields after EDID/VMAD) are counted apart and left out of both total and typed (the rule of
-   this script before v2, kept so the figures stay comparable).
+   (record, field) keys still not typed, with counts. --all lists every key; --top N the most
+   frequent untyped (record, field, size) keys with an example. Unnamed header bits are listed.
+   Typed means:
+     - an empty field (no bytes): typed, with or without a layout (there is nothing to show);
+     - a field a layout fits: typed, unless that layout is made only of raw `bytes`/`bytesN`
+       members (hex by another name: counted as not typed, listed as "only named bytes");
+     - fields rendered by other code, not by layouts, are in the total and counted typed:
+       CTDA/CTDT conditions with the CIS1/CIS2 right after them (both games), Skyrim VMAD,
+       Oblivion SCTX (script source), and in PACK records (both games) every field after the
+       leading EDID/VMAD (the package block). The C++ counts these typed only when its decoder
+       takes them (a condition that does not re-encode exactly, a package block that does not
+       decode, stays hex there); this script does not decode them, so a broken one would make
+       the two figures differ (none does on the corpus).
+     - not typed: a field no layout fits; the C++ also shows hex (and counts untyped) a field
+       whose typed text would not read back exactly, which this script cannot see.
    Sanity checks on fitted fields (skip with --no-sanity): a formid whose load-order byte is past
    the plugin's masters + itself, an f32 that is NaN/infinite/huge/denormal, an enum value with
    no label, a flag bit with no label, a formid/TYPE naming a record of this plugin of another
@@ -993,16 +1004,24 @@ def plugin_files(paths):
             yield p
 
 
-# Fields rendered by other code, not by layouts.
-ELSEWHERE = {"VMAD", "CTDA", "CTDT", "CIS1", "CIS2"}
+# Fields rendered by other code, not by layouts (as the C++ text writer does; counted typed).
+CONDITIONS = ("CTDA", "CTDT")
 
 
-def handled_elsewhere(game, rec, sig):
-    if sig in ELSEWHERE:
+def handled_elsewhere(game, rec, sig, prev, in_package):
+    """prev: the field right before (None at the start); in_package: a PACK field after the
+    leading EDID/VMAD fields."""
+    if in_package:
+        return True
+    if sig in CONDITIONS:
+        return True
+    if sig == "CIS1" and prev in CONDITIONS:
+        return True
+    if sig == "CIS2" and (prev in CONDITIONS or prev == "CIS1"):
+        return True
+    if game == "tes5" and sig == "VMAD":
         return True
     if game == "tes4" and sig == "SCTX":
-        return True
-    if game == "tes5" and rec == "PACK" and sig not in ("EDID", "VMAD"):
         return True
     return False
 
@@ -1100,7 +1119,7 @@ def main():
                     next((c for c in ("/work/shared/corpus", os.path.join(repo, "..", "shared", "corpus"))
                           if os.path.isdir(c)), os.path.join(repo, "..", "shared", "corpus")))
     ap.add_argument("--big", action="store_true", help="add bench/.cache/big.esm (tes5)")
-    ap.add_argument("--top", type=int, default=40, help="unfitted (record, field, size) keys to list")
+    ap.add_argument("--top", type=int, default=40, help="untyped (record, field, size) keys to list")
     ap.add_argument("--all", action="store_true", help="list every (record, field)")
     ap.add_argument("--show", action="append", default=[], metavar="REC:SIG")
     ap.add_argument("--parse-only", action="store_true")
@@ -1147,9 +1166,11 @@ def main():
     total = Counter()      # (rec, sig) -> instances
     fitted = Counter()
     opaque = Counter()
-    unfit = Counter()      # (rec, sig, size) -> count
-    unfit_where = {}
-    elsewhere = Counter()
+    typed = Counter()      # (rec, sig) -> instances counted typed (the C++ rule)
+    untyped = Counter()    # (rec, sig, size) -> instances still hex (no fit, or raw bytes only)
+    untyped_where = {}
+    elsewhere = Counter()  # in total, typed: rendered by other code
+    empty = Counter()      # in total, typed: no bytes
     flag_records = 0
     unnamed_flags = Counter()  # (rec, bit) -> records
     unnamed_records = 0
@@ -1175,11 +1196,19 @@ def main():
             masters = plugin.masters
             state = RecordState(rec, fields, plugin, table)
             sections = state.sections
+            in_package = False
+            cond_prev = None  # the field before, for CIS1/CIS2 after a condition
             for sig, data in fields:
                 key = (rec, sig)
                 if sig in firsts and sig not in state.first:
                     state.first[sig] = data
-                if handled_elsewhere(game, rec, sig):
+                if rec == "PACK" and not in_package and sig not in ("EDID", "VMAD"):
+                    in_package = True
+                elsewhere_here = handled_elsewhere(game, rec, sig, cond_prev, in_package)
+                cond_prev = sig if (elsewhere_here and sig in CONDITIONS + ("CIS1",)) else None
+                if elsewhere_here:
+                    total[key] += 1
+                    typed[key] += 1
                     elsewhere[key] += 1
                     if sig in remembered:
                         state.last[sig] = (None, data)
@@ -1192,11 +1221,20 @@ def main():
                 if lays is None:
                     lays = cache[key] = table.lookup(rec, sig)
                 lay = choose(lays, data, state, table) if lays else None
+                if not data:
+                    empty[key] += 1
                 if lay is not None:
                     lay.matched += 1
                     fitted[key] += 1
-                    if lay.opaque:
+                    if lay.opaque and data:
                         opaque[key] += 1
+                if not data or (lay is not None and not lay.opaque):
+                    typed[key] += 1
+                else:
+                    k = (rec, sig, len(data))
+                    untyped[k] += 1
+                    untyped_where.setdefault(k, (os.path.basename(path), formid, data[:24].hex().upper()))
+                if lay is not None:
                     want_show = [sk for sk in ((rec, sig), ("*", sig)) if sk in shows and shows[sk] < 12]
                     if not args.no_sanity or want_show:
                         values = read_layout(lay, data, loc)
@@ -1205,10 +1243,6 @@ def main():
                         for sk in want_show:
                             shows[sk] += 1
                             print(f"[{rec} {formid:08X} {sig_text(sig)}] line {lay.line}: {show_values(values, table)}")
-                else:
-                    k = (rec, sig, len(data))
-                    unfit[k] += 1
-                    unfit_where.setdefault(k, (os.path.basename(path), formid, data[:24].hex().upper()))
                 if sig in remembered:
                     state.last[sig] = (lay, data)
                 state.prev = sig
@@ -1229,19 +1263,18 @@ def main():
                     bit <<= 1
 
     all_fields = sum(total.values())
+    all_typed = sum(typed.values())
     all_fit = sum(fitted.values())
     all_opaque = sum(opaque.values())
-    empty_unfit = sum(n for (rec, sig, size), n in unfit.items() if size == 0)
-    print(f"\n{game}: {plugins} plugins, {records} records, "
-          f"{all_fields + sum(elsewhere.values())} fields (not counting XXXX)")
-    print(f"  rendered elsewhere (VMAD, CTDA, ...):   {sum(elsewhere.values())} (not counted below)")
-    print(f"  field instances (total):                {all_fields}")
-    print(f"  typed (a layout fits):                  {all_fit} ({pct(all_fit, all_fields)})")
-    print(f"    of which only named bytes (opaque):   {all_opaque} ({pct(all_opaque, all_fields)})")
-    print(f"  not typed:                              {all_fields - all_fit} "
-          f"(of which empty, size 0: {empty_unfit})")
+    print(f"\n{game}: {plugins} plugins, {records} records, {all_fields} fields (not counting XXXX)")
+    print(f"  typed_fields (as verify --deep counts):  {all_typed}/{all_fields} typed ({pct(all_typed, all_fields)})")
+    print(f"    rendered by other code (CTDA, PACK, ...): {sum(elsewhere.values())}")
+    print(f"    empty (no bytes):                     {sum(empty.values())}")
+    print(f"    a layout fits:                        {all_fit}, of which only raw bytes "
+          f"(not typed): {all_opaque}")
+    print(f"  not typed (no layout fits, or raw bytes only): {all_fields - all_typed}")
     keys_total = len(total)
-    keys_full = sum(1 for k in total if fitted[k] == total[k])
+    keys_full = sum(1 for k in total if typed[k] == total[k])
     print(f"  (record, field) keys fully typed:       {keys_full} of {keys_total}")
     print(f"  record headers with an unnamed flag bit: {unnamed_records} "
           f"(of {records} records, {flag_records} with flags; "
@@ -1250,7 +1283,7 @@ def main():
     if args.all:
         print("\nrecord field   count    typed")
         for (rec, sig), n in sorted(total.items(), key=lambda kv: (-kv[1], kv[0])):
-            print(f"  {rec} {sig_text(sig)} {n:8d} {fitted[(rec, sig)]:8d}  {pct(fitted[(rec, sig)], n)}")
+            print(f"  {rec} {sig_text(sig)} {n:8d} {typed[(rec, sig)]:8d}  {pct(typed[(rec, sig)], n)}")
 
     if unnamed_flags:
         print("\nunnamed header flag bits (record, bit: records):")
@@ -1260,22 +1293,26 @@ def main():
 
     still = Counter()
     sizes = defaultdict(set)
-    for (rec, sig, size), n in unfit.items():
+    for (rec, sig, size), n in untyped.items():
         still[(rec, sig)] += n
         sizes[(rec, sig)].add(size)
     if still:
         print(f"\nstill not typed ({game}, record, field: instances of total; sizes):")
         for (rec, sig), n in sorted(still.items(), key=lambda kv: (-kv[1], kv[0])):
-            has = "layout, no fit" if table.lookup(rec, sig) else "no layout"
+            lays = table.lookup(rec, sig)
+            has = ("raw bytes only" if lays and all(x.opaque for x in lays) else
+                   "layout, no fit" if lays else "no layout")
             sz = sorted(sizes[(rec, sig)])
             sz_text = ", ".join(map(str, sz[:6])) + (", ..." if len(sz) > 6 else "")
             print(f"  {game} {rec} {sig_text(sig)}: {n} of {total[(rec, sig)]}  {has}; sizes {sz_text}")
 
-    if unfit and args.top:
-        print(f"\ntop unfitted (record, field, size) keys:")
-        for (rec, sig, size), n in unfit.most_common(args.top):
-            where = unfit_where[(rec, sig, size)]
-            has = "layout, wrong size" if table.lookup(rec, sig) else "no layout"
+    if untyped and args.top:
+        print(f"\ntop untyped (record, field, size) keys:")
+        for (rec, sig, size), n in untyped.most_common(args.top):
+            where = untyped_where[(rec, sig, size)]
+            lays = table.lookup(rec, sig)
+            has = ("raw bytes only" if lays and all(x.opaque for x in lays) else
+                   "layout, wrong size" if lays else "no layout")
             print(f"  {rec} {sig_text(sig)} {size:6d} bytes x{n:<7d} {has:20s} e.g. {where[0]} {where[1]:08X} {where[2]}")
 
     never = [lay for lay in table.layouts if lay.matched == 0]
