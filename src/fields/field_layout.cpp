@@ -32,7 +32,7 @@ std::uint32_t LayoutMember::element_size() const {
     case ValueType::U32: case ValueType::I32: case ValueType::X32: case ValueType::F32: case ValueType::FormId:
     case ValueType::Sig:
       return 4;
-    case ValueType::U64: case ValueType::I64: return 8;
+    case ValueType::U64: case ValueType::I64: case ValueType::X64: return 8;
     case ValueType::Bytes: return byte_count;
     case ValueType::Struct: return structure ? structure->size : 0;
     case ValueType::ZString: case ValueType::LString: case ValueType::Chars:
@@ -345,7 +345,7 @@ std::optional<std::uint64_t> LayoutTable::member_value(Signature record_type, co
   const LayoutMember* m = nullptr;
   const auto at = member_offset(*layout, field.data, member, site.localized, &m);
   if (!at || m->array || m->element_size() == 0 || *at + m->element_size() > field.data.size()) return std::nullopt;
-  if (m->type > ValueType::X32) return std::nullopt;
+  if (m->type > ValueType::X64) return std::nullopt;
   return load_member_integer(*m, field.data.data() + *at);
 }
 

@@ -21,15 +21,15 @@ constexpr TypeName kTypes[] = {
     {"u8", ValueType::U8},         {"u16", ValueType::U16},         {"u32", ValueType::U32},
     {"u64", ValueType::U64},       {"i8", ValueType::I8},           {"i16", ValueType::I16},
     {"i32", ValueType::I32},       {"i64", ValueType::I64},         {"x8", ValueType::X8},
-    {"x16", ValueType::X16},       {"x32", ValueType::X32},         {"f32", ValueType::F32},
+    {"x16", ValueType::X16},       {"x32", ValueType::X32},  {"x64", ValueType::X64},         {"f32", ValueType::F32},
     {"formid", ValueType::FormId}, {"zstring", ValueType::ZString}, {"lstring", ValueType::LString},
     {"chars", ValueType::Chars},   {"sig", ValueType::Sig},         {"str8", ValueType::Str8},
     {"str16", ValueType::Str16},   {"str32", ValueType::Str32},     {"zstr8", ValueType::ZStr8},
     {"zstr16", ValueType::ZStr16}, {"zstr32", ValueType::ZStr32},
 };
 
-bool is_integer(ValueType t) { return t <= ValueType::X32; }
-bool is_hex(ValueType t) { return t == ValueType::X8 || t == ValueType::X16 || t == ValueType::X32; }
+bool is_integer(ValueType t) { return t <= ValueType::X64; }
+bool is_hex(ValueType t) { return t == ValueType::X8 || t == ValueType::X16 || t == ValueType::X32 || t == ValueType::X64; }
 
 bool valid_name(std::string_view s) {
   if (s.empty()) return false;

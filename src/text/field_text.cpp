@@ -14,7 +14,7 @@ namespace {
 constexpr char kHexDigits[] = "0123456789ABCDEF";
 
 bool is_signed(ValueType t) { return t == ValueType::I8 || t == ValueType::I16 || t == ValueType::I32 || t == ValueType::I64; }
-bool is_hex(ValueType t) { return t == ValueType::X8 || t == ValueType::X16 || t == ValueType::X32; }
+bool is_hex(ValueType t) { return t == ValueType::X8 || t == ValueType::X16 || t == ValueType::X32 || t == ValueType::X64; }
 
 void append_flags(std::string& out, std::uint64_t value, const ValueNames& names) {
   if (value == 0) {

@@ -106,6 +106,11 @@ class RecordWriter {
           }
         }
       }
+      if (!skyrim && v.type == Signature("SCDA")) {
+        plain_field(v, i, nullptr);
+        ++counts_.compiled_scripts;
+        continue;
+      }
       ++counts_.fields;
       if (!skyrim && v.type == Signature("SCTX") && script_source(v)) {
         ++counts_.typed_fields;
@@ -156,7 +161,7 @@ class RecordWriter {
           if ((layouts.size() == 1 && layout->simple) ||
               reads_back(layouts, std::string_view(out_).substr(mark + 1), v.data, conditional ? index : kNoSite)) {
             out_ += '\n';
-            *used = layout;
+            if (used) *used = layout;
             return true;
           }
         }
@@ -518,6 +523,7 @@ void TextCoverage::add(const TextCoverage& other) {
   typed_fields += other.typed_fields;
   records += other.records;
   unnamed_flags += other.unnamed_flags;
+  compiled_scripts += other.compiled_scripts;
   for (const auto& [key, count] : other.hex_fields) {
     bool found = false;
     for (auto& [k, c] : hex_fields)

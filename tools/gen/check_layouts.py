@@ -8,7 +8,7 @@ Usage:
 1. Parses LAYOUTS strictly, layout language v2 (see the notes of issue 23): enum/flags blocks,
    `struct Name member:type ...`, `field RECORDS SIG [if COND]... member:type ...`,
    `sections RECORDS SIG ...`, `header RECORDS [if COND]... FlagsName`. Types: u8..u64 i8..i64
-   x8 x16 x32 f32 formid[/TYPE|TYPE] sig zstring lstring chars bytes bytesN str8/16/32
+   x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring lstring chars bytes bytesN str8/16/32
    zstr8/16/32 and struct names; arrays [N], [] (to the end) and counted [#u8|#u16|#u32];
    fixed values name:type=VALUE. Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
    FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
@@ -38,6 +38,9 @@ Usage:
        takes them (a condition that does not re-encode exactly, a package block that does not
        decode, stays hex there); this script does not decode them, so a broken one would make
        the two figures differ (none does on the corpus).
+     - counted apart (in neither figure): Oblivion SCDA, compiled script bytecode shown as hex,
+       whose meaning is the SCTX source beside it (the script compiler and decompiler, whose
+       verify --deep checks compare the two);
      - not typed: a field no layout fits; the C++ also shows hex (and counts untyped) a field
        whose typed text would not read back exactly, which this script cannot see.
    Sanity checks on fitted fields (skip with --no-sanity): a formid whose load-order byte is past
@@ -86,7 +89,7 @@ INT_TYPES = {  # name: (size, struct code, signed, hex display)
     "u32": (4, "I", False, False), "u64": (8, "Q", False, False),
     "i8": (1, "b", True, False), "i16": (2, "h", True, False),
     "i32": (4, "i", True, False), "i64": (8, "q", True, False),
-    "x8": (1, "B", False, True), "x16": (2, "H", False, True), "x32": (4, "I", False, True),
+    "x8": (1, "B", False, True), "x16": (2, "H", False, True), "x32": (4, "I", False, True), "x64": (8, "Q", False, True),
 }
 SCALAR_SIZES = {"f32": 4, "formid": 4, "sig": 4}
 SCALAR_SIZES.update({k: v[0] for k, v in INT_TYPES.items()})
@@ -1170,6 +1173,7 @@ def main():
     untyped = Counter()    # (rec, sig, size) -> instances still hex (no fit, or raw bytes only)
     untyped_where = {}
     elsewhere = Counter()  # in total, typed: rendered by other code
+    compiled_scripts = 0   # Oblivion SCDA: counted apart
     empty = Counter()      # in total, typed: no bytes
     flag_records = 0
     unnamed_flags = Counter()  # (rec, bit) -> records
@@ -1204,6 +1208,13 @@ def main():
                     state.first[sig] = data
                 if rec == "PACK" and not in_package and sig not in ("EDID", "VMAD"):
                     in_package = True
+                if game == "tes4" and sig == "SCDA" and not in_package:
+                    compiled_scripts += 1
+                    if sig in remembered:
+                        state.last[sig] = (None, data)
+                    state.prev = sig
+                    cond_prev = None
+                    continue
                 elsewhere_here = handled_elsewhere(game, rec, sig, cond_prev, in_package)
                 cond_prev = sig if (elsewhere_here and sig in CONDITIONS + ("CIS1",)) else None
                 if elsewhere_here:
@@ -1269,6 +1280,8 @@ def main():
     print(f"\n{game}: {plugins} plugins, {records} records, {all_fields} fields (not counting XXXX)")
     print(f"  typed_fields (as verify --deep counts):  {all_typed}/{all_fields} typed ({pct(all_typed, all_fields)})")
     print(f"    rendered by other code (CTDA, PACK, ...): {sum(elsewhere.values())}")
+    if compiled_scripts:
+        print(f"    counted apart: {compiled_scripts} compiled script fields (SCDA)")
     print(f"    empty (no bytes):                     {sum(empty.values())}")
     print(f"    a layout fits:                        {all_fit}, of which only raw bytes "
           f"(not typed): {all_opaque}")

@@ -42,8 +42,9 @@ struct Outcome {
 // `typed_fields 6132/6140 (99.87%)`-style figures of a coverage.
 std::string coverage_text(const text::TextCoverage& c) {
   const double share = c.fields ? 100.0 * double(c.typed_fields) / double(c.fields) : 100.0;
-  std::string s = fmt::format("typed_fields: {}/{} typed ({:.2f}%); unnamed_flags: {} of {}", c.typed_fields, c.fields,
-                              share, c.unnamed_flags, counted(c.records, "record header"));
+  std::string s = fmt::format("typed_fields: {}/{} typed ({:.2f}%)", c.typed_fields, c.fields, share);
+  if (c.compiled_scripts) s += fmt::format(" (and {} counted apart)", counted(c.compiled_scripts, "compiled script field"));
+  s += fmt::format("; unnamed_flags: {} of {}", c.unnamed_flags, counted(c.records, "record header"));
   if (!c.hex_fields.empty()) {
     std::vector<std::string> parts;
     for (const auto& [key, n] : c.hex_fields) parts.push_back(fmt::format("{} {} {}", key.first.str(), key.second.str(), n));
@@ -55,7 +56,7 @@ std::string coverage_text(const text::TextCoverage& c) {
 nlohmann::ordered_json coverage_json(const text::TextCoverage& c) {
   nlohmann::ordered_json hex = nlohmann::ordered_json::array();
   for (const auto& [key, n] : c.hex_fields) hex.push_back({{"record_type", key.first.str()}, {"field", key.second.str()}, {"count", n}});
-  return {{"typed_fields", {{"total", c.fields}, {"typed", c.typed_fields}}},
+  return {{"typed_fields", {{"total", c.fields}, {"typed", c.typed_fields}, {"compiled_scripts", c.compiled_scripts}}},
           {"unnamed_flags", {{"records", c.records}, {"unnamed", c.unnamed_flags}}},
           {"hex_fields", std::move(hex)}};
 }

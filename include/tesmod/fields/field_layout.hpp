@@ -31,7 +31,7 @@ namespace tesmod::fields {
 
 enum class ValueType : std::uint8_t {
   U8, U16, U32, U64, I8, I16, I32, I64,  // decimal
-  X8, X16, X32,                          // unsigned, in hex
+  X8, X16, X32, X64,                     // unsigned, in hex
   F32,
   FormId,
   ZString,  // zero-terminated, the rest of the field

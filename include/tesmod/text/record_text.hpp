@@ -58,6 +58,10 @@ struct TextCoverage {
   std::uint64_t typed_fields = 0;
   std::uint64_t records = 0;
   std::uint64_t unnamed_flags = 0;  // records whose header flags hold a bit with no name
+  // Oblivion SCDA: compiled bytecode, written as hex; its meaning is the SCTX source beside it (the
+  // script compiler and decompiler, whose verify --deep checks compare the two). Counted apart, as
+  // fields rendered by other code are, and not in `fields`.
+  std::uint64_t compiled_scripts = 0;
   // The fields written as hex: (record type, field type) and how many.
   std::vector<std::pair<std::pair<Signature, Signature>, std::uint64_t>> hex_fields;
 
