@@ -248,36 +248,22 @@ class PyLoadOrder {
   // `tesmod clean --all --dry-run`: a report per active plugin (a dict with plugin and error for
   // one that cannot be cleaned).
   py::list clean_report(bool itm, bool udr) {
-    const std::vector<std::uint32_t>& active = order_.active();
-    std::vector<std::optional<clean::CleanReport>> reports(active.size());
-    std::vector<std::string> errors(active.size());
     clean::CleanOptions options;
     options.itm = itm;
     options.udr = udr;
+    std::vector<clean::PluginCleanPlan> plans;
     {
       py::gil_scoped_release release;
-      order_.read_files(active);
-      const clean::MasterRecords masters = clean::MasterRecords::collect(order_, active);
-      run_workers(active.size(), order_.threads(), [&](auto claim) {
-        for (std::size_t k = claim(); k < active.size(); k = claim()) {
-          try {
-            clean::CleanReport r = clean::plan_cleaning(order_, active[k], options, &masters);
-            clean::set_crc_after(order_, active[k], r);
-            reports[k] = std::move(r);
-          } catch (const std::exception& e) {
-            errors[k] = e.what();
-          }
-        }
-      });
+      plans = clean::plan_cleaning_all(order_, options);
     }
     py::list out;
-    for (std::size_t k = 0; k < active.size(); ++k) {
-      if (reports[k]) {
-        out.append(clean_report_dict(*reports[k]));
+    for (const clean::PluginCleanPlan& plan : plans) {
+      if (plan.report) {
+        out.append(clean_report_dict(*plan.report));
       } else {
         py::dict d;
-        d["plugin"] = order_.plugin(active[k]).name;
-        d["error"] = errors[k];
+        d["plugin"] = order_.plugin(plan.position).name;
+        d["error"] = plan.error;
         out.append(d);
       }
     }

@@ -5,4 +5,5 @@ target_sources(tesmod PRIVATE
   clean/clean_masters.cpp
   clean/udr_edit.cpp
   clean/master_records.cpp
+  clean/clean_all.cpp
 )

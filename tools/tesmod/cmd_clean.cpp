@@ -12,7 +12,6 @@
 #include "tesmod/clean/clean.hpp"
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/io/text_encoding.hpp"
-#include "tesmod/io/workers.hpp"
 
 namespace tesmod::cli {
 
@@ -127,35 +126,19 @@ int run_all(const CleanArgs& a, const Common& common) {
   clean::CleanOptions options;
   options.itm = !a.no_itm;
   options.udr = !a.no_udr;
-  const std::vector<std::uint32_t>& active = order.active();
-  order.read_files(active);
-  const clean::MasterRecords masters = clean::MasterRecords::collect(order, active);
-  std::vector<std::optional<clean::CleanReport>> reports(active.size());
-  std::vector<std::string> errors(active.size());
-  // Plugins one per thread; each reads only its own records and its masters' (read once, shared).
-  run_workers(active.size(), order.threads(), [&](auto claim) {
-    for (std::size_t k = claim(); k < active.size(); k = claim()) {
-      try {
-        clean::CleanReport r = clean::plan_cleaning(order, active[k], options, &masters);
-        clean::set_crc_after(order, active[k], r);
-        reports[k] = std::move(r);
-      } catch (const std::exception& e) {
-        errors[k] = e.what();
-      }
-    }
-  });
+  const std::vector<clean::PluginCleanPlan> plans = clean::plan_cleaning_all(order, options);
   bool dirty = false, failed = false;
   const TextCodec codec(common.encoding);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   std::string text;
-  for (std::size_t k = 0; k < active.size(); ++k) {
-    if (!reports[k]) {
+  for (const clean::PluginCleanPlan& plan : plans) {
+    if (!plan.report) {
       failed = true;
-      if (a.json) list.push_back({{"plugin", order.plugin(active[k]).name}, {"error", errors[k]}});
-      else std::cerr << "tesmod: error: " << errors[k] << "\n";
+      if (a.json) list.push_back({{"plugin", order.plugin(plan.position).name}, {"error", plan.error}});
+      else std::cerr << "tesmod: error: " << plan.error << "\n";
       continue;
     }
-    const clean::CleanReport& r = *reports[k];
+    const clean::CleanReport& r = *plan.report;
     dirty = dirty || r.changes();
     if (a.json) list.push_back(report_json(r));
     else if (a.loot) text += loot_text(r);

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,6 +102,18 @@ std::vector<std::uint8_t> clean_bytes(const loadorder::LoadOrder& order, std::ui
 
 // Sets report.crc_after: crc_before when nothing changes, else the CRC of clean_bytes' output.
 void set_crc_after(const loadorder::LoadOrder& order, std::uint32_t position, CleanReport& report);
+
+// A plan for one plugin of plan_cleaning_all: the report (crc_after set), or why there is none.
+struct PluginCleanPlan {
+  std::uint32_t position = 0;
+  std::optional<CleanReport> report;
+  std::string error;  // when report is empty
+};
+
+// `clean --all --dry-run`: plan_cleaning and set_crc_after for every active plugin, in load order,
+// plugins on the order's threads (each reads its own records and its masters', read once and
+// shared). A plugin that cannot be planned has its error instead; the others still are.
+std::vector<PluginCleanPlan> plan_cleaning_all(const loadorder::LoadOrder& order, const CleanOptions& options = {});
 
 // CRC-32 of bytes (zlib's crc32, computed with libdeflate): what LOOT keys its dirty info on.
 std::uint32_t crc32_of(std::span<const std::uint8_t> bytes);
