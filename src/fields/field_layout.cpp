@@ -54,7 +54,7 @@ bool LayoutMember::is_string() const {
 }
 
 bool LayoutMember::variable() const {
-  if (count_prefix) return true;
+  if (count_prefix || count_member >= 0) return true;
   switch (type) {
     case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
     case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32:
@@ -108,15 +108,7 @@ std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<cons
       if (end == data.end()) return std::nullopt;
       return std::size_t(end - data.begin()) + 1;
     }
-    case ValueType::Struct: {
-      std::size_t at = 0;
-      for (const LayoutMember& inner : m.structure->members) {
-        const auto size = measure_member(inner, data.subspan(at), false, localized);
-        if (!size) return std::nullopt;
-        at += *size;
-      }
-      return at;
-    }
+    case ValueType::Struct: return walk_members(m.structure->members, data, false, localized);
     default: {
       const std::uint32_t size = m.element_size();
       if (size == 0 || data.size() < size) return std::nullopt;
@@ -126,8 +118,45 @@ std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<cons
   }
 }
 
+bool is_integer_scalar(const LayoutMember& m) { return m.type <= ValueType::X64 && !m.array; }
+
+std::uint64_t counted_by(const LayoutMember& m, std::span<const std::uint64_t> siblings) {
+  if (m.count_member < 0 || std::size_t(m.count_member) >= siblings.size()) return 0;
+  std::uint64_t count = siblings[std::size_t(m.count_member)];
+  if (m.count_member2 >= 0 && std::size_t(m.count_member2) < siblings.size()) {
+    const std::uint64_t other = siblings[std::size_t(m.count_member2)];
+    // A product past any field's size cannot fit; keep it from wrapping.
+    count = count > 0xFFFFFFFF || other > 0xFFFFFFFF ? ~std::uint64_t(0) : count * other;
+  }
+  return count;
+}
+
+std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
+                                        bool field_end, bool localized,
+                                        const std::function<void(std::size_t, std::span<const std::uint8_t>)>& on) {
+  // The values of integer members, for the counts of later ones (few sequences are longer than 32).
+  std::uint64_t small[32] = {};
+  std::vector<std::uint64_t> large;
+  std::span<std::uint64_t> values(small);
+  if (members.size() > std::size(small)) {
+    large.assign(members.size(), 0);
+    values = large;
+  }
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const LayoutMember& m = members[i];
+    const auto size = measure_member(m, data.subspan(at), field_end && i + 1 == members.size(), localized,
+                                     values.first(std::min(i, values.size())));
+    if (!size) return std::nullopt;
+    if (is_integer_scalar(m) && m.element_size() && i < values.size()) values[i] = load_member_integer(m, data.data() + at);
+    if (on) on(i, data.subspan(at, *size));
+    at += *size;
+  }
+  return at;
+}
+
 std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
-                                          bool localized) {
+                                          bool localized, std::span<const std::uint64_t> siblings) {
   if (m.open && last) {
     switch (m.type) {
       case ValueType::ZString:
@@ -159,7 +188,7 @@ std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const
   if (m.open) return std::nullopt;  // only the last member may take the rest
   if (!m.array) return measure_element(m, data, localized);
   std::size_t at = 0;
-  std::uint64_t count = m.count;
+  std::uint64_t count = m.count_member >= 0 ? counted_by(m, siblings) : m.count;
   if (m.count_prefix) {
     if (data.size() < m.count_prefix) return std::nullopt;
     count = load_count(data.data(), m.count_prefix);
@@ -190,13 +219,10 @@ void form_ids_in_element(const LayoutMember& m, std::span<const std::uint8_t> da
   if (m.type == ValueType::FormId) {
     visit(base, m);
   } else if (m.type == ValueType::Struct) {
-    std::size_t at = 0;
-    for (const LayoutMember& inner : m.structure->members) {
-      const auto size = measure_member(inner, data.subspan(at), false, localized);
-      if (!size) return;
-      form_ids_in(inner, data.subspan(at, *size), base + at, false, localized, visit);
-      at += *size;
-    }
+    const auto& members = m.structure->members;
+    walk_members(members, data, false, localized, [&](std::size_t i, std::span<const std::uint8_t> bytes) {
+      form_ids_in(members[i], bytes, base + std::size_t(bytes.data() - data.data()), false, localized, visit);
+    });
   }
 }
 
@@ -222,14 +248,10 @@ void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std:
 
 void for_each_form_id(const FieldLayout& layout, std::span<const std::uint8_t> data, bool localized,
                       const std::function<void(std::size_t offset, const LayoutMember& member)>& visit) {
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < layout.members.size(); ++i) {
-    const bool last = i + 1 == layout.members.size();
-    const auto size = measure_member(layout.members[i], data.subspan(at), last, localized);
-    if (!size) return;
-    form_ids_in(layout.members[i], data.subspan(at, *size), at, last, localized, visit);
-    at += *size;
-  }
+  walk_members(layout.members, data, true, localized, [&](std::size_t i, std::span<const std::uint8_t> bytes) {
+    form_ids_in(layout.members[i], bytes, std::size_t(bytes.data() - data.data()), i + 1 == layout.members.size(),
+                localized, visit);
+  });
 }
 
 bool FieldLayout::fits_size(std::size_t size) const {
@@ -244,13 +266,8 @@ bool FieldLayout::fits_size(std::size_t size) const {
 
 bool FieldLayout::fits(std::span<const std::uint8_t> data, bool localized) const {
   if (!simple) {
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      const auto size = measure_member(members[i], data.subspan(at), i + 1 == members.size(), localized);
-      if (!size) return false;
-      at += *size;
-    }
-    return at == data.size();
+    const auto taken = walk_members(members, data, true, localized);
+    return taken && *taken == data.size();
   }
   if (!fits_size(data.size())) return false;
   if (members.empty()) return true;
@@ -302,18 +319,14 @@ namespace {
 // The offset of a top-level member in data read with layout, or nullopt.
 std::optional<std::size_t> member_offset(const FieldLayout& layout, std::span<const std::uint8_t> data, std::string_view name,
                                          bool localized, const LayoutMember** found) {
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < layout.members.size(); ++i) {
-    const LayoutMember& m = layout.members[i];
-    if (m.name == name) {
-      *found = &m;
-      return at;
+  std::optional<std::size_t> offset;
+  walk_members(layout.members, data, true, localized, [&](std::size_t i, std::span<const std::uint8_t> bytes) {
+    if (!offset && layout.members[i].name == name) {
+      *found = &layout.members[i];
+      offset = std::size_t(bytes.data() - data.data());
     }
-    const auto size = measure_member(m, data.subspan(at), i + 1 == layout.members.size(), localized);
-    if (!size) return std::nullopt;
-    at += *size;
-  }
-  return std::nullopt;
+  });
+  return offset;
 }
 
 std::string_view editor_id(std::span<const FieldRef> fields) {

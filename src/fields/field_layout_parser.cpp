@@ -168,6 +168,8 @@ class LayoutTableParser {
       if (!variable) s.size += m.element_size() * m.count;
       s.members.push_back(std::move(m));
     }
+    resolve_counts(s.members);
+    for (const LayoutMember& m : s.members) variable = variable || m.variable();
     if (variable) s.size = 0;
     structs_by_name_[s.name] = &s;
   }
@@ -194,6 +196,7 @@ class LayoutTableParser {
       LayoutMember m = member(words[w], layout.members, true);
       layout.members.push_back(std::move(m));
     }
+    resolve_counts(layout.members);
     // A zstring takes the rest of the field when it is the last member, else ends at its zero.
     for (std::size_t i = 0; i + 1 < layout.members.size(); ++i)
       if (layout.members[i].type == ValueType::ZString) layout.members[i].open = false;
@@ -222,6 +225,26 @@ class LayoutTableParser {
       for (const LayoutCondition& c : layout.conditions)
         if (c.kind == LayoutCondition::Kind::Section) section_uses_.push_back({record, line_});
     }
+  }
+
+  // `[@count]` and `[@rows*columns]` of the members just read: earlier integer members of the list.
+  void resolve_counts(std::vector<LayoutMember>& members) {
+    for (const PendingCount& p : pending_counts_) {
+      if (p.members != &members) continue;
+      LayoutMember& m = members[p.index];
+      const auto find = [&](const std::string& name) -> std::int16_t {
+        for (std::size_t i = 0; i < p.index; ++i)
+          if (members[i].name == name) {
+            if (!is_integer_scalar(members[i]))
+              fail(fmt::format("'{}[@{}]': {} is not a single integer", m.name, name, name));
+            return std::int16_t(i);
+          }
+        fail(fmt::format("'{}[@{}]': no member {} before it", m.name, name, name));
+      };
+      m.count_member = find(p.first);
+      if (!p.second.empty()) m.count_member2 = find(p.second);
+    }
+    std::erase_if(pending_counts_, [&](const PendingCount& p) { return p.members == &members; });
   }
 
   void sections(const std::vector<std::string_view>& words) {
@@ -349,11 +372,18 @@ class LayoutTableParser {
       m.array = true;
       if (inside.empty()) {
         m.open = true;
+      } else if (inside.starts_with('@')) {
+        // Counted by earlier members of the same sequence: resolved once the line is read.
+        const std::string_view names = inside.substr(1);
+        const auto star = names.find('*');
+        pending_counts_.push_back({&owner, owner.size(), std::string(names.substr(0, star)),
+                                   star == std::string_view::npos ? std::string() : std::string(names.substr(star + 1))});
       } else if (inside == "#u8" || inside == "#u16" || inside == "#u32") {
         m.count_prefix = inside == "#u8" ? 1 : inside == "#u16" ? 2 : 4;
       } else {
         const auto n = parse_uint(inside);
-        if (!n || *n == 0 || *n > 65535) fail(fmt::format("'{}': expected [N] with N from 1 to 65535, [] or [#u32]", spec));
+        if (!n || *n == 0 || *n > 65535)
+          fail(fmt::format("'{}': expected [N] with N from 1 to 65535, [], [#u32] or [@count]", spec));
         m.count = std::uint32_t(*n);
       }
       type = type.substr(0, open);
@@ -524,6 +554,11 @@ class LayoutTableParser {
     std::string fixed;  // a fixed value given by label
     std::uint32_t line;
   };
+  struct PendingCount {
+    std::vector<LayoutMember>* members;
+    std::size_t index;
+    std::string first, second;
+  };
   struct PendingCondition {
     FieldLayout* layout;
     std::size_t index;
@@ -547,6 +582,7 @@ class LayoutTableParser {
   std::unordered_map<std::string, const StructLayout*> structs_by_name_;
   std::vector<PendingName> pending_names_;
   std::vector<PendingCondition> pending_conditions_;
+  std::vector<PendingCount> pending_counts_;
   std::vector<PendingHeader> pending_headers_;
   std::vector<std::pair<Signature, std::uint32_t>> section_uses_;
   std::vector<std::pair<std::uint64_t, const FieldLayout*>> wildcard_, exact_;

@@ -223,15 +223,14 @@ std::size_t append_one(std::string& out, const LayoutMember& m, std::span<const 
     append_quoted(out, chars_at(data.data(), size - 1), *context.codec);
   } else if (m.type == ValueType::Struct) {
     out += '{';
-    std::size_t at = 0;
-    for (const LayoutMember& inner : m.structure->members) {
-      if (at) out += ' ';
-      out += inner.name;
-      out += '=';
-      const std::size_t used = *fields::measure_member(inner, data.subspan(at), false, context.localized);
-      append_member(out, inner, data.subspan(at, used), false, context);
-      at += used;
-    }
+    const auto& members = m.structure->members;
+    fields::walk_members(members, data.first(size), false, context.localized,
+                         [&](std::size_t i, std::span<const std::uint8_t> bytes) {
+                           if (i) out += ' ';
+                           out += members[i].name;
+                           out += '=';
+                           append_member(out, members[i], bytes, false, context);
+                         });
     out += '}';
   } else {
     append_element(out, m, data.data(), context);
@@ -266,7 +265,22 @@ void append_member(std::string& out, const LayoutMember& m, std::span<const std:
 }
 
 void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context,
-                  bool last);
+                  bool last, std::span<const std::uint64_t> siblings);
+
+// A sequence of members (a layout's, `name=value` each unless it is a layout's single member, or
+// a struct's), keeping the values of integer members for the `[@count]` arrays after them.
+void parse_sequence(std::vector<std::uint8_t>& out, std::span<const LayoutMember> members, LineScanner& line,
+                    const FieldTextContext& context, bool field_end, bool named) {
+  std::vector<std::uint64_t> values(members.size());
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const LayoutMember& m = members[i];
+    if (named) line.expect_key(m.name);
+    const std::size_t start = out.size();
+    parse_member(out, m, line, context, field_end && i + 1 == members.size(), std::span(values).first(i));
+    if (fields::is_integer_scalar(m) && m.element_size() && out.size() >= start + m.element_size())
+      values[i] = fields::load_member_integer(m, out.data() + start);
+  }
+}
 
 void store_string(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context) {
   const std::size_t at = line.position();
@@ -288,10 +302,7 @@ void parse_one(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanne
     store_string(out, m, line, context);
   } else if (m.type == ValueType::Struct) {
     line.expect('{', fmt::format("'{{' to start {}", m.name));
-    for (const LayoutMember& inner : m.structure->members) {
-      line.expect_key(inner.name);
-      parse_member(out, inner, line, context, false);
-    }
+    parse_sequence(out, m.structure->members, line, context, false, true);
     line.expect('}', fmt::format("'}}' to end {}", m.name));
   } else {
     parse_element(out, m, line, context);
@@ -299,7 +310,7 @@ void parse_one(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanne
 }
 
 void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context,
-                  bool last) {
+                  bool last, std::span<const std::uint64_t> siblings) {
   if (m.open && last) {
     switch (m.type) {
       case ValueType::ZString: case ValueType::Chars: {
@@ -323,6 +334,8 @@ void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSca
   }
   const std::size_t count_at = out.size();
   out.resize(out.size() + m.count_prefix);
+  line.skip_blanks();
+  const std::size_t array_at = line.position();
   if (!line.accept('[')) line.fail(fmt::format("expected '[' to start the array {}", m.name));
   std::uint64_t count = 0;
   if (!line.accept(']')) {
@@ -332,7 +345,12 @@ void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSca
     } while (line.accept(','));
     line.expect(']', "',' or ']'");
   }
-  if (m.count_prefix) {
+  if (m.count_member >= 0) {
+    const std::uint64_t want = fields::counted_by(m, siblings);
+    if (count != want)
+      line.fail_at(array_at, fmt::format("{} holds {}, but the count before it says {} (change both)", m.name,
+                                         counted(count, "element"), want));
+  } else if (m.count_prefix) {
     if (m.count_prefix < 4 && count >> (8 * m.count_prefix))
       line.fail(fmt::format("{} holds at most {} elements", m.name, (1u << (8 * m.count_prefix)) - 1));
     for (std::uint32_t i = 0; i < m.count_prefix; ++i) out[count_at + i] = std::uint8_t(count >> (8 * i));
@@ -393,19 +411,16 @@ bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<
   if (!layout.simple) {
     if (!layout.fits(data, context.localized)) return false;
     const std::size_t start = out.size();
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < layout.members.size(); ++i) {
-      const LayoutMember& m = layout.members[i];
-      const bool last = i + 1 == layout.members.size();
-      if (!layout.single()) {
-        if (out.size() > start) out += ' ';
-        out += m.name;
-        out += '=';
-      }
-      const std::size_t used = *fields::measure_member(m, data.subspan(at), last, context.localized);
-      append_member(out, m, data.subspan(at, used), last, context);
-      at += used;
-    }
+    fields::walk_members(layout.members, data, true, context.localized,
+                         [&](std::size_t i, std::span<const std::uint8_t> bytes) {
+                           const LayoutMember& m = layout.members[i];
+                           if (!layout.single()) {
+                             if (out.size() > start) out += ' ';
+                             out += m.name;
+                             out += '=';
+                           }
+                           append_member(out, m, bytes, i + 1 == layout.members.size(), context);
+                         });
     return true;
   }
   if (!layout.fits_size(data.size())) return false;
@@ -482,10 +497,7 @@ std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScan
 void parse_layout_value(const FieldLayout& layout, LineScanner& line, const FieldTextContext& context,
                         std::vector<std::uint8_t>& out) {
   if (!layout.simple) {
-    for (std::size_t i = 0; i < layout.members.size(); ++i) {
-      if (!layout.single()) line.expect_key(layout.members[i].name);
-      parse_member(out, layout.members[i], line, context, i + 1 == layout.members.size());
-    }
+    parse_sequence(out, layout.members, line, context, true, !layout.single());
     line.expect_end();
     return;
   }

@@ -41,6 +41,8 @@ field CLMT WLST weathers:Weather[]
 field TEST FIXD pair:Weather[2]
 field TEST NEST items:Nested[#u16]
 field TEST STR8 text:str8 after:u8
+struct Grid columns:u8 rows:u8 cells:u16[@columns*rows]
+field TEST CNTD count:u32 unused:u8 items:formid[@count] grid:Grid
 field TEST ZS16 text:zstr16
 field DEBR DATA percent:u8 model:zstring flags:u8
 field REFR PDTO type:u32/TopicType=0 topic:formid/DIAL
@@ -220,6 +222,39 @@ TEST(LayoutLanguage, NestedStructsInnerStringsAndCounts) {
   EXPECT_EQ(f.parse("TEST", "NEST", "[{label=\"top\" values=[7, 9] point={weather=Player chance=5}}]"), data);
   // An inner zstring cannot hold a zero byte in its text.
   EXPECT_THROW(f.parse("TEST", "NEST", "[{label=\"a\\x00b\" values=[] point={weather=NONE chance=0}}]"), SyntaxError);
+}
+
+TEST(LayoutLanguage, ArraysCountedByEarlierMembers) {
+  Fixture f;
+  Bytes data;
+  put32(data, 2);
+  data.push_back(0xCD);
+  put32(data, 0x20);
+  put32(data, 0x1234);
+  data.push_back(3);  // columns
+  data.push_back(2);  // rows: 6 cells
+  for (std::uint16_t c = 1; c <= 6; ++c) put16(data, c);
+  const std::string text = "count=2 unused=205 items=[Player, BlueTexture] grid={columns=3 rows=2 cells=[1, 2, 3, 4, 5, 6]}";
+  EXPECT_EQ(f.render("TEST", "CNTD", data), text);
+  EXPECT_EQ(f.parse("TEST", "CNTD", text), data);
+  Bytes wrong = data;
+  wrong[0] = 3;  // three items said, two there (and the rest misread): no layout
+  EXPECT_EQ(f.render("TEST", "CNTD", wrong), "(no layout)");
+  Bytes short_grid = data;
+  short_grid.pop_back();
+  EXPECT_EQ(f.render("TEST", "CNTD", short_grid), "(no layout)");
+  // An edit that changes the elements but not the count is refused, at the array.
+  try {
+    f.parse("TEST", "CNTD", "count=2 unused=205 items=[Player] grid={columns=3 rows=2 cells=[1, 2, 3, 4, 5, 6]}");
+    ADD_FAILURE() << "one item where the count says two";
+  } catch (const SyntaxError& e) {
+    EXPECT_NE(e.message().find("the count before it says 2"), std::string::npos) << e.message();
+    EXPECT_EQ(e.column(), 26u);
+  }
+  EXPECT_THROW(f.parse("TEST", "CNTD", "count=1 unused=0 items=[Player] grid={columns=1 rows=2 cells=[1]}"), SyntaxError);
+  // The count names an earlier integer of the same list.
+  EXPECT_THROW(LayoutTable::parse("field XREC ABCD items:u8[@n] n:u8", "t"), Error);
+  EXPECT_THROW(LayoutTable::parse("field XREC ABCD n:u8[2] items:u8[@n]", "t"), Error);
 }
 
 TEST(LayoutLanguage, PrefixedStringsAndMembersAfterAString) {

@@ -128,7 +128,7 @@ def sig_text(sig):
 
 
 TYPE_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:/([A-Za-z0-9_|]+))?"
-                     r"(?:\[(\d*|#u8|#u16|#u32)\])?(?:=(-?[A-Za-z0-9_]+))?$")
+                     r"(?:\[(\d*|#u8|#u16|#u32|@[a-z][a-z0-9-]*(?:\*[a-z][a-z0-9-]*)?)\])?(?:=(-?[A-Za-z0-9_]+))?$")
 COMMENT_RE = re.compile(r"(^|(?<=[ \t]))#.*$")
 NUMBER_RE = re.compile(r"^-?(?:0x[0-9A-Fa-f]+|[0-9]+)$")
 
@@ -163,7 +163,7 @@ class Member:
             self.elem_static = int(base[5:])
         else:
             self.elem_static = None  # strings, chars, bytes
-        if self.elem_static is None or self.count == 0 or isinstance(self.count, str):
+        if self.elem_static is None or self.count == 0 or isinstance(self.count, (str, tuple)):
             self.static = None
         else:
             self.static = self.elem_static * (self.count or 1)
@@ -331,6 +331,10 @@ def parse_layouts(path):
                 return None
             if count_text.startswith("#"):
                 count = count_text
+            elif count_text.startswith("@"):
+                # Counted by earlier integer members of the same list: checked when the line is read.
+                names = count_text[1:].split("*")
+                count = ("@", names[0], names[1] if len(names) > 1 else None)
             elif count_text == "":
                 count = 0
                 if in_struct:
@@ -357,6 +361,18 @@ def parse_layouts(path):
         elif fixed_text is not None:
             mem.fixed = parse_number(fixed_text)
         return mem
+
+    def counts_ok(num, members):
+        """[@count] and [@rows*columns] name earlier single integer members of the same list."""
+        for i, m in enumerate(members):
+            if not isinstance(m.count, tuple):
+                continue
+            for name in filter(None, m.count[1:]):
+                before = next((x for x in members[:i] if x.name == name), None)
+                if before is None or before.count is not None or not before.is_int():
+                    err(num, f"'{m.name}[@...]': {name} is not a single integer member before it")
+                    return False
+        return True
 
     def parse_cond(num, text, for_header):
         if for_header and "->" not in text:
@@ -498,6 +514,8 @@ def parse_layouts(path):
             if len({m.name for m in members}) != len(members):
                 err(num, f"duplicate member name in struct {sname}")
                 continue
+            if not counts_ok(num, members):
+                continue
             table.structs[sname] = Struct(sname, members, num)
             continue
         if head == "sections":
@@ -582,7 +600,7 @@ def parse_layouts(path):
                 if mem is None or mem.base != "formid" or mem.count is not None:
                     err(num, f"'if {c.a}->...': no formid member '{c.a}' in this layout")
                     ok = False
-        if not ok:
+        if not ok or not counts_ok(num, members):
             continue
         lay = Layout(recs, sig, members, conds, num, text.strip())
         table.layouts.append(lay)
@@ -709,15 +727,23 @@ def read_layout(lay, data, localized):
 
 def read_seq(members, data, pos, localized, top):
     vals = []
+    siblings = {}  # integer members read so far, for [@count] arrays
     last_index = len(members) - 1
     for i, m in enumerate(members):
-        pos, v = read_member(m, data, pos, localized, top and i == last_index)
+        pos, v = read_member(m, data, pos, localized, top and i == last_index, siblings)
+        if m.count is None and m.is_int():
+            siblings[m.name] = v
         vals.append((m, v))
     return pos, vals
 
 
-def read_member(m, data, pos, localized, last):
+def read_member(m, data, pos, localized, last, siblings=None):
     c = m.count
+    if isinstance(c, tuple):
+        _, a, b = c
+        c = (siblings or {}).get(a, 0) * ((siblings or {}).get(b, 0) if b else 1)
+        if c > len(data) - pos:  # every element takes a byte at least
+            raise Unfit
     if c is None:
         return read_one(m, data, pos, localized, last)
     if c == 0:

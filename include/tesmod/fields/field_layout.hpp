@@ -68,6 +68,10 @@ struct LayoutMember {
   std::vector<Signature> form_types;  // formid only: the record types it may name (`formid/RACE|NPC_`); empty: any
   const StructLayout* structure = nullptr;   // Struct: its members
   std::uint8_t count_prefix = 0;             // `[#u8]` 1, `[#u16]` 2, `[#u32]` 4: the element count stored before
+  // `[@count]`, `[@rows*columns]`: the element count is the value of an earlier integer member of
+  // the same sequence (a layout's or a struct's members), or the product of two; their indices.
+  std::int16_t count_member = -1;
+  std::int16_t count_member2 = -1;
   std::optional<std::uint64_t> fixed_value;  // `name:type=VALUE`: the layout fits only this value
 
   // Bytes of one element; 0 when the member takes the rest of the field or its size depends on
@@ -121,9 +125,20 @@ struct FieldLayout {
 
 // The bytes a member takes at the start of data (which runs to the end of the field), or nullopt
 // when they do not read as the member. `last`: it is the field's last member (open members take
-// the rest).
+// the rest). siblings: the values of the earlier integer members of its sequence, by index (for
+// `[@count]` arrays).
 std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
-                                          bool localized);
+                                          bool localized, std::span<const std::uint64_t> siblings = {});
+// Walks a sequence of members (a layout's or a struct's) over data, giving each member's bytes to
+// on(index, bytes) in order. Returns the bytes taken, or nullopt when data does not read as the
+// sequence. field_end: the sequence ends the field, so its last member may take the rest.
+std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
+                                        bool field_end, bool localized,
+                                        const std::function<void(std::size_t, std::span<const std::uint8_t>)>& on = {});
+// The element count of a `[@count]` member from its siblings' values.
+std::uint64_t counted_by(const LayoutMember& m, std::span<const std::uint64_t> siblings);
+// Whether a member holds one integer (a sibling count may name it).
+bool is_integer_scalar(const LayoutMember& m);
 // The bytes one element of a member takes at the start of data (an array's element; the member
 // itself when it is not an array), for members that do not take the rest of the field.
 std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<const std::uint8_t> data, bool localized);
