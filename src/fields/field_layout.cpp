@@ -25,24 +25,6 @@ std::optional<std::uint64_t> ValueNames::value(std::string_view label) const {
   return std::nullopt;
 }
 
-std::uint32_t LayoutMember::element_size() const {
-  switch (type) {
-    case ValueType::U8: case ValueType::I8: case ValueType::X8: return 1;
-    case ValueType::U16: case ValueType::I16: case ValueType::X16: return 2;
-    case ValueType::U32: case ValueType::I32: case ValueType::X32: case ValueType::F32: case ValueType::FormId:
-    case ValueType::Sig:
-      return 4;
-    case ValueType::U64: case ValueType::I64: case ValueType::X64: return 8;
-    case ValueType::Bytes: return byte_count;
-    case ValueType::Struct: return structure ? structure->size : 0;
-    case ValueType::ZString: case ValueType::LString: case ValueType::Chars:
-    case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
-    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32:
-      return 0;
-  }
-  return 0;
-}
-
 bool LayoutMember::is_string() const {
   switch (type) {
     case ValueType::ZString: case ValueType::LString: case ValueType::Chars:
@@ -51,6 +33,10 @@ bool LayoutMember::is_string() const {
       return true;
     default: return false;
   }
+}
+
+bool LayoutMember::plain_elements() const {
+  return element_size() != 0 && !fixed_value && (type != ValueType::Struct || structure->plain);
 }
 
 bool LayoutMember::variable() const {
@@ -108,7 +94,9 @@ std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<cons
       if (end == data.end()) return std::nullopt;
       return std::size_t(end - data.begin()) + 1;
     }
-    case ValueType::Struct: return walk_members(m.structure->members, data, false, localized);
+    case ValueType::Struct:
+      if (m.structure->plain) return data.size() >= m.structure->size ? std::optional<std::size_t>(m.structure->size) : std::nullopt;
+      return walk_members(m.structure->members, data, false, localized);
     default: {
       const std::uint32_t size = m.element_size();
       if (size == 0 || data.size() < size) return std::nullopt;
@@ -170,13 +158,7 @@ std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const
       default: break;
     }
     // A to-the-end array: whole elements up to the end.
-    if (const std::uint32_t size = m.element_size()) {
-      if (data.size() % size) return std::nullopt;
-      if (m.fixed_value)
-        for (std::size_t at = 0; at < data.size(); at += size)
-          if (load_member_integer(m, data.data() + at) != *m.fixed_value) return std::nullopt;
-      return data.size();
-    }
+    if (m.plain_elements()) return data.size() % m.element_size() ? std::nullopt : std::optional<std::size_t>(data.size());
     std::size_t at = 0;
     while (at < data.size()) {
       const auto size = measure_element(m, data.subspan(at), localized);
@@ -194,9 +176,9 @@ std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const
     count = load_count(data.data(), m.count_prefix);
     at = m.count_prefix;
   }
-  if (const std::uint32_t size = m.element_size(); size && !m.fixed_value) {
-    if (count > (data.size() - at) / size) return std::nullopt;
-    return at + std::size_t(count) * size;
+  if (m.plain_elements()) {
+    if (count > (data.size() - at) / m.element_size()) return std::nullopt;
+    return at + std::size_t(count) * m.element_size();
   }
   // Every element takes at least one byte: a count past the bytes left cannot fit.
   if (count > data.size() - at) return std::nullopt;

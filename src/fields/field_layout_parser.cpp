@@ -111,11 +111,11 @@ class LayoutTableParser {
       }
       open_names_ = nullptr;
       if (words[0] == "enum" || words[0] == "flags") names_block(words);
-      else if (words[0] == "struct") structure(words);
+      else if (words[0] == "struct" || words[0] == "tuple") structure(words);
       else if (words[0] == "field") field(words);
       else if (words[0] == "sections") sections(words);
       else if (words[0] == "header") header(words);
-      else fail(fmt::format("unknown line '{}' (expected enum, flags, struct, field, sections or header)", words[0]));
+      else fail(fmt::format("unknown line '{}' (expected enum, flags, struct, tuple, field, sections or header)", words[0]));
     }
     finish();
   }
@@ -156,7 +156,7 @@ class LayoutTableParser {
   }
 
   void structure(const std::vector<std::string_view>& words) {
-    if (words.size() < 3) fail("expected 'struct Name member:type ...'");
+    if (words.size() < 3) fail(fmt::format("expected '{} Name member:type ...'", words[0]));
     claim_name(words[1]);
     StructLayout& s = table_.structs_.emplace_back();
     s.name = std::string(words[1]);
@@ -171,6 +171,14 @@ class LayoutTableParser {
     resolve_counts(s.members);
     for (const LayoutMember& m : s.members) variable = variable || m.variable();
     if (variable) s.size = 0;
+    s.plain = s.size > 0 && std::all_of(s.members.begin(), s.members.end(), [](const LayoutMember& m) {
+      return !m.fixed_value && (m.type != ValueType::Struct || m.structure->plain);
+    });
+    s.positional = words[0] == "tuple";
+    if (s.positional && (!s.plain || std::any_of(s.members.begin(), s.members.end(), [](const LayoutMember& m) {
+                           return m.array || m.type == ValueType::Struct;
+                         })))
+      fail(fmt::format("tuple {}: its members are single values of fixed size, without fixed values", s.name));
     structs_by_name_[s.name] = &s;
   }
 

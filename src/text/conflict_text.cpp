@@ -260,12 +260,14 @@ std::vector<FieldDifference> conflict_fields(const loadorder::LoadOrder& order, 
       for (std::size_t r = 1; r < list.size(); ++r)  // row 0: the flags, done above
         if (std::find(row_keys.begin(), row_keys.end(), std::pair(list[r].field, list[r].occurrence)) == row_keys.end())
           row_keys.emplace_back(list[r].field, list[r].occurrence);
-    for (const auto& [field, occurrence] : row_keys) {
+    for (const auto& key : row_keys) {
+      // Not a structured binding: clang before 16 (the fuzz builds) cannot capture one.
+      const auto& [field, occurrence] = key;
       FieldDifference d;
       bool differs = false;
       for (const auto& list : rows) {
         const auto it = std::find_if(list.begin() + 1, list.end(),
-                                     [&](const Row& r) { return r.field == field && r.occurrence == occurrence; });
+                                     [&](const Row& r) { return r.field == key.first && r.occurrence == key.second; });
         d.values.push_back(it == list.end() ? std::nullopt : std::optional<std::string>(it->value));
         differs = differs || d.values.back() != d.values.front();
       }

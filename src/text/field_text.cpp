@@ -212,6 +212,44 @@ std::string_view chars_at(const std::uint8_t* p, std::size_t n) { return {reinte
 void append_member(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
                    const FieldTextContext& context);
 
+// Between array elements: ", ", or a bare "," in arrays of more than 16 (landscape heights,
+// normals, navmesh geometry), a third less text to write and read.
+std::string_view array_separator(std::size_t count) { return count > 16 ? "," : ", "; }
+
+// A struct whose members have fixed sizes and no fixed values, at p: written member by member
+// at known offsets, without measuring (long arrays of them: navmesh vertices, landscape cells).
+void append_plain_struct(std::string& out, const fields::StructLayout& s, const std::uint8_t* p,
+                         const FieldTextContext& context) {
+  if (s.positional) {  // a tuple: (1 2 3)
+    out += '(';
+    for (std::size_t i = 0; i < s.members.size(); ++i) {
+      if (i) out += ' ';
+      append_element(out, s.members[i], p, context);
+      p += s.members[i].element_size();
+    }
+    out += ')';
+    return;
+  }
+  out += '{';
+  bool first = true;
+  for (const LayoutMember& m : s.members) {
+    if (!first) out += ' ';
+    first = false;
+    out += m.name;
+    out += '=';
+    const std::uint32_t size = m.element_size();
+    if (m.array) out += '[';
+    for (std::uint32_t i = 0; i < m.count; ++i) {
+      if (i) out += array_separator(m.count);
+      if (m.type == ValueType::Struct) append_plain_struct(out, *m.structure, p, context);
+      else append_element(out, m, p, context);
+      p += size;
+    }
+    if (m.array) out += ']';
+  }
+  out += '}';
+}
+
 // One element of a member that does not take the rest of the field; data starts at it and was
 // measured to fit.
 std::size_t append_one(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data,
@@ -221,6 +259,8 @@ std::size_t append_one(std::string& out, const LayoutMember& m, std::span<const 
     append_quoted(out, chars_at(data.data() + prefix, size - prefix - (zero_ended(m.type) ? 1 : 0)), *context.codec);
   } else if (m.type == ValueType::ZString) {
     append_quoted(out, chars_at(data.data(), size - 1), *context.codec);
+  } else if (m.type == ValueType::Struct && m.structure->plain) {
+    append_plain_struct(out, *m.structure, data.data(), context);
   } else if (m.type == ValueType::Struct) {
     out += '{';
     const auto& members = m.structure->members;
@@ -255,6 +295,17 @@ void append_member(std::string& out, const LayoutMember& m, std::span<const std:
   }
   std::size_t at = m.count_prefix;
   out += '[';
+  if (m.plain_elements()) {  // fixed stride: no measuring per element
+    const std::uint32_t size = m.element_size();
+    const std::string_view separator = array_separator((data.size() - at) / size);
+    for (; at + size <= data.size(); at += size) {
+      if (at != m.count_prefix) out += separator;
+      if (m.type == ValueType::Struct) append_plain_struct(out, *m.structure, data.data() + at, context);
+      else append_element(out, m, data.data() + at, context);
+    }
+    out += ']';
+    return;
+  }
   bool first = true;
   while (at < data.size()) {
     if (!first) out += ", ";
@@ -267,16 +318,31 @@ void append_member(std::string& out, const LayoutMember& m, std::span<const std:
 void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context,
                   bool last, std::span<const std::uint64_t> siblings);
 
+std::string member_names(const fields::StructLayout& s) {
+  std::string out;
+  for (const LayoutMember& m : s.members) {
+    if (!out.empty()) out += ' ';
+    out += m.name;
+  }
+  return out;
+}
+
 // A sequence of members (a layout's, `name=value` each unless it is a layout's single member, or
 // a struct's), keeping the values of integer members for the `[@count]` arrays after them.
 void parse_sequence(std::vector<std::uint8_t>& out, std::span<const LayoutMember> members, LineScanner& line,
                     const FieldTextContext& context, bool field_end, bool named) {
-  std::vector<std::uint64_t> values(members.size());
+  std::uint64_t small[32] = {};  // the values of integer members (few lists are longer)
+  std::vector<std::uint64_t> large;
+  std::span<std::uint64_t> values(small);
+  if (members.size() > std::size(small)) {
+    large.assign(members.size(), 0);
+    values = large;
+  }
   for (std::size_t i = 0; i < members.size(); ++i) {
     const LayoutMember& m = members[i];
     if (named) line.expect_key(m.name);
     const std::size_t start = out.size();
-    parse_member(out, m, line, context, field_end && i + 1 == members.size(), std::span(values).first(i));
+    parse_member(out, m, line, context, field_end && i + 1 == members.size(), values.first(i));
     if (fields::is_integer_scalar(m) && m.element_size() && out.size() >= start + m.element_size())
       values[i] = fields::load_member_integer(m, out.data() + start);
   }
@@ -300,10 +366,15 @@ void store_string(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSca
 void parse_one(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context) {
   if (string_prefix(m.type) || m.type == ValueType::ZString) {
     store_string(out, m, line, context);
+  } else if (m.type == ValueType::Struct && m.structure->positional) {
+    // The messages are made only on an error: this runs for every vertex of a navmesh.
+    if (!line.accept('(')) line.fail(fmt::format("expected '(' to start {} (its values in order: {})", m.name, member_names(*m.structure)));
+    for (const LayoutMember& inner : m.structure->members) parse_element(out, inner, line, context);
+    if (!line.accept(')')) line.fail(fmt::format("expected ')' to end {} ({} values)", m.name, m.structure->members.size()));
   } else if (m.type == ValueType::Struct) {
-    line.expect('{', fmt::format("'{{' to start {}", m.name));
+    if (!line.accept('{')) line.fail(fmt::format("expected '{{' to start {}", m.name));
     parse_sequence(out, m.structure->members, line, context, false, true);
-    line.expect('}', fmt::format("'}}' to end {}", m.name));
+    if (!line.accept('}')) line.fail(fmt::format("expected '}}' to end {}", m.name));
   } else {
     parse_element(out, m, line, context);
   }
@@ -476,8 +547,9 @@ bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<
     const std::uint32_t size = m.element_size();
     const std::size_t count = m.open ? rest / size : m.count;
     if (m.array) out += '[';
+    const std::string_view separator = array_separator(count);
     for (std::size_t i = 0; i < count; ++i) {
-      if (i) out += ", ";
+      if (i) out += separator;
       append_element(out, m, p, context);
       p += size;
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "tesmod/io/counted.hpp"
 #include "tesmod/text/record_text.hpp"
@@ -41,18 +42,18 @@ class RememberingNamer final : public FormNamer {
   explicit RememberingNamer(const FormNamer& real) : real_(real) {}
   std::string name(std::uint32_t form_id) const override {
     std::string n = real_.name(form_id);
-    given_.emplace_back(n, form_id);
+    given_.emplace(n, form_id);  // the first id a name was given for, as a reader meets them
     return n;
   }
   std::optional<std::uint32_t> resolve(std::string_view text) const override {
-    for (const auto& [n, id] : given_)
-      if (n == text) return id;
+    // Hashed: one record (Skyrim's NAVI) names tens of thousands of forms.
+    if (const auto it = given_.find(std::string(text)); it != given_.end()) return it->second;
     return real_.resolve(text);
   }
 
  private:
   const FormNamer& real_;
-  mutable std::vector<std::pair<std::string, std::uint32_t>> given_;
+  mutable std::unordered_map<std::string, std::uint32_t> given_;
 };
 
 }  // namespace

@@ -225,11 +225,13 @@ class EntriesReader {
       if (size > 0xFFFFFFFF) throw SyntaxError(lines_.number(), 1, "the field holds more than 4 GB");
       le::store(raw_.data() + field_start_ + 6, std::uint32_t(size));
       prefix_ = false;
+      read_fields_.push_back({Signature::from_bytes(raw_.data() + field_start_ + 10), field_start_ + 16, size});
       return;
     }
     const std::size_t size = raw_.size() - field_start_ - 6;
     if (size <= 0xFFFF) {
       le::store(raw_.data() + field_start_ + 4, std::uint16_t(size));
+      read_fields_.push_back({Signature::from_bytes(raw_.data() + field_start_), field_start_ + 6, size});
       return;
     }
     // Too big for the u16 size: the writer's XXXX prefix goes in front of it.
@@ -241,6 +243,7 @@ class EntriesReader {
     le::store(raw_.data() + field_start_ + 6, std::uint32_t(size));
     le::store(raw_.data() + field_start_ + 10, type.value());
     le::store(raw_.data() + field_start_ + 14, std::uint16_t{0});
+    read_fields_.push_back({type, field_start_ + 16, size});
   }
 
   void add_field(Signature type, std::span<const std::uint8_t> data) {
@@ -261,6 +264,7 @@ class EntriesReader {
 
   void record_body(RecordHeader& h) {
     raw_.clear();
+    read_fields_.clear();
     prefix_ = false;
     std::optional<std::vector<std::uint8_t>> zlib_stored, stored_body;
     std::size_t scripts = 0;
@@ -449,22 +453,28 @@ class EntriesReader {
     if (layouts.empty())
       s.fail(fmt::format("no layout is known for {} in {} records: write '{} hex' and the bytes", field.str(),
                          record_type.str(), field.str()));
-    std::vector<SubrecordView> views;
-    std::vector<fields::FieldRef> earlier;
-    fields::FieldSite site;
-    if (table.has_conditions(record_type)) {
-      views = read_subrecords(std::span<const std::uint8_t>(raw_).first(field_start_), ErrorContext{});
-      for (const SubrecordView& v : views) earlier.push_back({v.type, v.data});
+    // Which layouts hold here, decided before any is tried: trying one grows raw_, which the
+    // fields before this one (the conditions' view) point into.
+    std::vector<char> holds;  // empty: every layout holds
+    if (std::any_of(layouts.begin(), layouts.end(), [](const FieldLayout* l) { return !l->conditions.empty(); })) {
+      std::vector<fields::FieldRef> earlier;
+      earlier.reserve(read_fields_.size());
+      for (const ReadField& f : read_fields_) earlier.push_back({f.type, std::span<const std::uint8_t>(raw_).subspan(f.offset, f.size)});
+      fields::FieldSite site;
       site.record_type = record_type;
       site.earlier = earlier;
       site.localized = options_.localized;
       site.reading_text = true;
+      holds.assign(layouts.size(), 1);
+      for (std::size_t k = 0; k < layouts.size(); ++k)
+        if (!layouts[k]->conditions.empty() && !table.applies(*layouts[k], {}, site)) holds[k] = 0;
     }
     const std::size_t start = s.position();
     const std::size_t mark = raw_.size();
     std::optional<SyntaxError> best;
-    for (const FieldLayout* layout : layouts) {
-      if (!layout->conditions.empty() && !table.applies(*layout, {}, site)) continue;
+    for (std::size_t k = 0; k < layouts.size(); ++k) {
+      const FieldLayout* layout = layouts[k];
+      if (!holds.empty() && !holds[k]) continue;
       s.seek(start);
       raw_.resize(mark);
       try {
@@ -547,6 +557,11 @@ class EntriesReader {
   EntriesRead result_;
   Inflater inflater_;
   std::vector<std::uint8_t> raw_;  // the record's fields, encoded
+  struct ReadField {
+    Signature type;
+    std::size_t offset, size;  // of its data in raw_
+  };
+  std::vector<ReadField> read_fields_;  // the record's fields read so far, for layout conditions
   std::size_t field_start_ = 0;
   bool prefix_ = false;  // the next field has an XXXX prefix (from an XXXX line or an oversize Field)
   std::uint16_t prefix_size_ = 0;

@@ -156,10 +156,10 @@ class RecordWriter {
         const std::size_t mark = out_.size();
         out_ += ' ';
         if (append_layout_value(out_, *layout, v.data, context_)) {
-          // With several layouts (or one whose bytes are walked), the text must read back with
-          // the first that the reader finds holding and parsing it.
-          if ((layouts.size() == 1 && layout->simple) ||
-              reads_back(layouts, std::string_view(out_).substr(mark + 1), v.data, conditional ? index : kNoSite)) {
+          // A layout reads its own text back (render and parse are each other's inverse); with
+          // several, no earlier one the reader would try may read it otherwise.
+          if (layout == layouts.front() ||
+              reads_back(layouts, layout, std::string_view(out_).substr(mark + 1), v.data, conditional ? index : kNoSite)) {
             out_ += '\n';
             if (used) *used = layout;
             return true;
@@ -192,10 +192,13 @@ class RecordWriter {
     return s;
   }
 
-  bool reads_back(std::span<const FieldLayout* const> layouts, std::string_view value, std::span<const std::uint8_t> data,
-                  std::size_t index) {
+  // Whether the reader, trying the layouts before `chosen` (those it finds holding), reads value
+  // as data: none of them parses it, or one that does gives the same bytes.
+  bool reads_back(std::span<const FieldLayout* const> layouts, const FieldLayout* chosen, std::string_view value,
+                  std::span<const std::uint8_t> data, std::size_t index) {
     const LayoutTable& table = layout_table(options_.game);
     for (const FieldLayout* layout : layouts) {
+      if (layout == chosen) return true;
       if (index != kNoSite && !layout->conditions.empty() && !table.applies(*layout, data, site(index, true))) continue;
       try {
         LineScanner line(value, 1);
@@ -203,7 +206,7 @@ class RecordWriter {
       } catch (const SyntaxError&) {
       }
     }
-    return false;
+    return true;
   }
 
   // A condition and the CIS1/CIS2 after it as one line; the number of fields used (0: none).

@@ -42,6 +42,8 @@ field TEST FIXD pair:Weather[2]
 field TEST NEST items:Nested[#u16]
 field TEST STR8 text:str8 after:u8
 struct Grid columns:u8 rows:u8 cells:u16[@columns*rows]
+tuple Point x:i16 y:i16
+field TEST TUPL points:Point[]
 field TEST CNTD count:u32 unused:u8 items:formid[@count] grid:Grid
 field TEST ZS16 text:zstr16
 field DEBR DATA percent:u8 model:zstring flags:u8
@@ -255,6 +257,31 @@ TEST(LayoutLanguage, ArraysCountedByEarlierMembers) {
   // The count names an earlier integer of the same list.
   EXPECT_THROW(LayoutTable::parse("field XREC ABCD items:u8[@n] n:u8", "t"), Error);
   EXPECT_THROW(LayoutTable::parse("field XREC ABCD n:u8[2] items:u8[@n]", "t"), Error);
+}
+
+TEST(LayoutLanguage, TuplesAreWrittenByPositionAndLongArraysCompactly) {
+  Fixture f;
+  Bytes two;
+  for (std::int16_t v : {1, -2, 3, 4}) put16(two, std::uint16_t(v));
+  EXPECT_EQ(f.render("TEST", "TUPL", two), "[(1 -2), (3 4)]");
+  EXPECT_EQ(f.parse("TEST", "TUPL", "[( 1  -2 ),(3 4)]"), two);
+  Bytes many;
+  for (int i = 0; i < 17; ++i) put16(many, std::uint16_t(i)), put16(many, 0);
+  const std::string text = f.render("TEST", "TUPL", many);
+  EXPECT_TRUE(text.starts_with("[(0 0),(1 0),(2 0),")) << text;  // more than 16: no blank after ','
+  EXPECT_EQ(f.parse("TEST", "TUPL", text), many);
+  try {
+    f.parse("TEST", "TUPL", "[(1)]");
+    ADD_FAILURE() << "a tuple with one value of two";
+  } catch (const SyntaxError& e) {
+    EXPECT_NE(e.message().find("a number"), std::string::npos) << e.message();
+  }
+  EXPECT_THROW(f.parse("TEST", "TUPL", "[(1 2 3)]"), SyntaxError);
+  EXPECT_THROW(f.parse("TEST", "TUPL", "[{x=1 y=2}]"), SyntaxError);  // a tuple is written by position
+  // Tuples hold single values of fixed size.
+  EXPECT_THROW(LayoutTable::parse("tuple T a:u8[2]", "t"), Error);
+  EXPECT_THROW(LayoutTable::parse("tuple T a:str8", "t"), Error);
+  EXPECT_THROW(LayoutTable::parse("tuple T a:u8=1", "t"), Error);
 }
 
 TEST(LayoutLanguage, PrefixedStringsAndMembersAfterAString) {

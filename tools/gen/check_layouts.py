@@ -497,9 +497,9 @@ def parse_layouts(path):
             table.sets[sname] = (head, values, num)
             current = (head, sname, values, set())
             continue
-        if head == "struct":
+        if head in ("struct", "tuple"):  # a tuple is a struct written positionally: the same bytes
             if len(words) < 3:
-                err(num, "expected 'struct Name member:type ...'")
+                err(num, f"expected '{head} Name member:type ...'")
                 continue
             sname = words[1]
             if not SETNAME_RE.match(sname):

@@ -2,6 +2,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -41,8 +42,9 @@ struct Outcome {
 
 // `typed_fields 6132/6140 (99.87%)`-style figures of a coverage.
 std::string coverage_text(const text::TextCoverage& c) {
-  const double share = c.fields ? 100.0 * double(c.typed_fields) / double(c.fields) : 100.0;
-  std::string s = fmt::format("typed_fields: {}/{} typed ({:.2f}%)", c.typed_fields, c.fields, share);
+  // Rounded down: 69,140 of 69,210 is 99.898 %, not "99.90 %".
+  const double share = c.fields ? std::floor(100000.0 * double(c.typed_fields) / double(c.fields)) / 1000.0 : 100.0;
+  std::string s = fmt::format("typed_fields: {}/{} typed ({:.3f}%)", c.typed_fields, c.fields, share);
   if (c.compiled_scripts) s += fmt::format(" (and {} counted apart)", counted(c.compiled_scripts, "compiled script field"));
   s += fmt::format("; unnamed_flags: {} of {}", c.unnamed_flags, counted(c.records, "record header"));
   if (!c.hex_fields.empty()) {

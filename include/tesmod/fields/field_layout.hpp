@@ -75,18 +75,37 @@ struct LayoutMember {
   std::optional<std::uint64_t> fixed_value;  // `name:type=VALUE`: the layout fits only this value
 
   // Bytes of one element; 0 when the member takes the rest of the field or its size depends on
-  // the bytes (prefixed strings, structs holding them, a zstring not at the end).
+  // the bytes (prefixed strings, structs holding them, a zstring not at the end). Inline: it runs
+  // for every element written.
   std::uint32_t element_size() const;
   // Whether its size is read from the bytes (counted arrays, prefixed or inner strings, such structs).
   bool variable() const;
   bool is_string() const;
+  // Whether every element is element_size() bytes whatever they hold (no fixed value to check).
+  bool plain_elements() const;
 };
 
 struct StructLayout {
   std::string name;
   std::vector<LayoutMember> members;
   std::uint32_t size = 0;  // bytes, when none of its members is variable; else 0
+  bool plain = false;      // of that size whatever the bytes: no fixed values inside (read without a walk)
+  bool positional = false;  // `tuple`: written `(1 2 3)`, its values in member order without names
 };
+
+inline std::uint32_t LayoutMember::element_size() const {
+  switch (type) {
+    case ValueType::U8: case ValueType::I8: case ValueType::X8: return 1;
+    case ValueType::U16: case ValueType::I16: case ValueType::X16: return 2;
+    case ValueType::U32: case ValueType::I32: case ValueType::X32: case ValueType::F32: case ValueType::FormId:
+    case ValueType::Sig:
+      return 4;
+    case ValueType::U64: case ValueType::I64: case ValueType::X64: return 8;
+    case ValueType::Bytes: return byte_count;
+    case ValueType::Struct: return structure ? structure->size : 0;
+    default: return 0;  // strings
+  }
+}
 
 // A rule that must hold for a layout (or a header flag set) to be chosen.
 struct LayoutCondition {
