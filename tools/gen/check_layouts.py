@@ -5,11 +5,13 @@ Usage:
   check_layouts.py LAYOUTS [PLUGIN_OR_DIR ...] [--big] [--top N] [--all] [--show REC:SIG]...
                    [--game tes4|tes5] [--parse-only] [--no-sanity]
 
-1. Parses LAYOUTS strictly, layout language v2 (see the notes of issue 23): enum/flags blocks,
-   `struct Name member:type ...`, `field RECORDS SIG [if COND]... member:type ...`,
+1. Parses LAYOUTS strictly, the layout language of src/fields/layouts/README.md: enum/flags blocks,
+   `struct Name member:type ...` (and `tuple`, a struct written by position: the same bytes),
+   `field RECORDS SIG [if COND]... member:type ...`,
    `sections RECORDS SIG ...`, `header RECORDS [if COND]... FlagsName`. Types: u8..u64 i8..i64
    x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring lstring chars bytes bytesN str8/16/32
-   zstr8/16/32 and struct names; arrays [N], [] (to the end) and counted [#u8|#u16|#u32];
+   zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
+   counted by earlier members [@count] / [@rows*columns];
    fixed values name:type=VALUE. Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
    FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
    (headers). A field type is four characters, or 0x and eight hex digits (the four bytes
