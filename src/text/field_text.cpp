@@ -615,20 +615,7 @@ void parse_layout_value(const FieldLayout& layout, LineScanner& line, const Fiel
         break;
       default: break;
     }
-    if (!m.array) {
-      parse_element(out, m, line, context);
-      continue;
-    }
-    if (!line.accept('[')) line.fail(fmt::format("expected '[' to start the array {}", m.name));
-    std::size_t count = 0;
-    if (!line.accept(']')) {
-      do {
-        parse_element(out, m, line, context);
-        ++count;
-      } while (line.accept(','));
-      line.expect(']', "',' or ']'");
-    }
-    if (!m.open && count != m.count) line.fail(fmt::format("{} holds exactly {}, not {}", m.name, counted(m.count, "value"), count));
+    parse_member(out, m, line, context, &m == &layout.members.back(), {});
   }
   line.expect_end();
 }

@@ -402,15 +402,19 @@ void append_header_line(std::string& out, const RecordHeader& h, const RecordTex
   bool named = true;
   if (h.flags) {
     out += " flags=";
-    std::vector<fields::FieldRef> refs;
-    refs.reserve(fields.size());
-    for (const SubrecordView& f : fields) refs.push_back({f.type, f.data});
-    fields::FieldSite site;
-    site.record_type = h.type;
-    site.earlier = refs;
-    site.localized = options.localized;
-    site.record_type_of = options.record_type_of;
-    named = detail::append_record_flags(out, options.game, h.type, h.flags, &site);
+    if (fields::layout_table(options.game).header_flags_depend_on_fields(h.type)) {
+      std::vector<fields::FieldRef> refs;
+      refs.reserve(fields.size());
+      for (const SubrecordView& f : fields) refs.push_back({f.type, f.data});
+      fields::FieldSite site;
+      site.record_type = h.type;
+      site.earlier = refs;
+      site.localized = options.localized;
+      site.record_type_of = options.record_type_of;
+      named = detail::append_record_flags(out, options.game, h.type, h.flags, &site);
+    } else {
+      named = detail::append_record_flags(out, options.game, h.type, h.flags);
+    }
   }
   if (options.coverage) {
     ++options.coverage->records;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`tesmod clean` on load orders with known answers (../shared/bench/make_load_order.py) and on real
-plugins with deleted references, every cleaned file read back with this test's own reader.
+plugins with deleted references, every cleaned file read back with the tests' own reader
+(tests/scripts/plugin_bytes.py).
 
     generated_clean_test.py TESMOD SHARED_BENCH WORKDIR
 
@@ -8,7 +9,7 @@ For Skyrim SE and Oblivion load orders made with this test's seeds, for every pl
   clean --dry-run --json   itm, itm_kept, itpo, udr, nav, deleted_other equal expected.json; crc_before
                            is expected.json's crc; exit 1 exactly when there are ITMs or UDRs;
   clean -o OUT             OUT read with ../shared/tools/inspect_plugin.py (no errors, HEDR counts
-                           right) and with the reader below: the ITMs gone, every other record there,
+                           right) and with that reader: the ITMs gone, every other record there,
                            in order, byte for byte, except the undeleted references, which carry exactly
                            Quick Auto Clean's changes (Deleted off, Initially Disabled on, XESP = player
                            0x14 with the opposite flag, no XTEL, persistence per game, z = -30000 when
@@ -55,57 +56,8 @@ def run(*args):
     return subprocess.run([TESMOD, *args], capture_output=True, text=True)
 
 
-# ---- this test's own reader: records and groups in file order, with their raw bytes ----
-
-def read(data):
-    hs = 24 if data[24:28] == b"HEDR" else 20
-    items = []  # ("grup", header) or ("rec", header, body)
-
-    def walk(p, end):
-        while p < end:
-            n = struct.unpack_from("<I", data, p + 4)[0]
-            if data[p:p + 4] == b"GRUP":
-                items.append(("grup", data[p:p + hs], n))
-                walk(p + hs, p + n)
-                items.append(("end",))
-                p += n
-            else:
-                items.append(("rec", data[p:p + hs], data[p + hs:p + hs + n]))
-                p += hs + n
-
-    size = struct.unpack_from("<I", data, 4)[0]
-    walk(hs + size, len(data))
-    return hs, data[:hs + size], items
-
-
-def fid(h):
-    return struct.unpack_from("<I", h, 12)[0]
-
-
-def flags(h):
-    return struct.unpack_from("<I", h, 8)[0]
-
-
-def fields(body, h):
-    if flags(h) & COMPRESSED:
-        body = zlib.decompress(body[4:])
-    out, p, big = [], 0, None
-    while p < len(body):
-        sig, n = body[p:p + 4], struct.unpack_from("<H", body, p + 4)[0]
-        p += 6
-        if sig == b"XXXX":
-            big = struct.unpack_from("<I", body, p)[0]
-            p += n
-            continue
-        if big is not None:
-            n, big = big, None
-        out.append((sig, body[p:p + n]))
-        p += n
-    return out
-
-
-def records(items):
-    return [(it[1], it[2]) for it in items if it[0] == "rec"]
+# ---- the tests' own reader of plugin bytes (tests/scripts/plugin_bytes.py): shares nothing with tesmod ----
+from plugin_bytes import fid, fields, flags, read, records  # noqa: E402
 
 
 def inspect(path):

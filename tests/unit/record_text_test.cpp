@@ -117,6 +117,38 @@ TEST(RecordText, WrittenTextReadsBackExactly) {
   EXPECT_TRUE(record_text_reads_back(text, h, body, f.options));
 }
 
+// Header flags are named per record type by the game's layout table (its `header` lines).
+TEST(RecordText, HeaderFlagsAreNamedPerRecordType) {
+  auto header_line = [](Game game, const char* type, std::uint32_t flags) {
+    Fixture f(game);
+    RecordHeader h;
+    h.type = Signature::from_bytes(reinterpret_cast<const std::uint8_t*>(type));
+    h.form_id = 0x01000800;
+    h.flags = flags;
+    h.form_version = game == Game::Oblivion ? 0 : 44;
+    const std::string text = f.write(h, body_of({Field::zstring("EDID", "Thing")}));
+    EXPECT_EQ(f.read(text), record_bytes(h, body_of({Field::zstring("EDID", "Thing")}), game)) << text;
+    return text.substr(0, text.find('\n'));
+  };
+  // Oblivion: 0x400 is a quest item on base objects, persistence on references.
+  EXPECT_EQ(header_line(Game::Oblivion, "BOOK", 0x400), "record BOOK 01000800 flags=QuestItem");
+  EXPECT_EQ(header_line(Game::Oblivion, "REFR", 0x400), "record REFR 01000800 flags=Persistent");
+  // Skyrim: ARMO's own bits, and the general names for the bits its set leaves out.
+  EXPECT_EQ(header_line(Game::SkyrimSE, "ARMO", 0x44), "record ARMO 01000800 flags=NonPlayable|Shield");
+  EXPECT_EQ(header_line(Game::SkyrimSE, "MISC", 0x420), "record MISC 01000800 flags=Deleted|Persistent");
+  EXPECT_EQ(header_line(Game::SkyrimSE, "GLOB", 0x40), "record GLOB 01000800 flags=Constant");
+  // The file header keeps its own names.
+  EXPECT_EQ(header_line(Game::SkyrimSE, "TES4", 0x81), "record TES4 01000800 flags=ESM|Localized");
+  // Text written before the names were per type still reads: `Persistent` on an Oblivion book.
+  Fixture old(Game::Oblivion);
+  const auto bytes = old.read("record BOOK 01000800 flags=Persistent\n  EDID \"Thing\"\n");
+  RecordHeader h;
+  h.type = Signature("BOOK");
+  h.form_id = 0x01000800;
+  h.flags = 0x400;
+  EXPECT_EQ(bytes, record_bytes(h, body_of({Field::zstring("EDID", "Thing")}), Game::Oblivion));
+}
+
 TEST(RecordText, CompressedRecordKeepsItsStreamWhileUnchanged) {
   Fixture f;
   RecordHeader h;

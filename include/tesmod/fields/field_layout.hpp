@@ -13,6 +13,7 @@
 // header's flags per record type.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -214,6 +215,13 @@ class LayoutTable {
   // Every set that may name this record type's header flags (for reading text, which meets the
   // flags before the fields that choose among them; a label means one bit in all of them).
   std::span<const ValueNames* const> header_flag_sets(Signature record_type) const;
+  // Whether the record's fields choose among this record type's header flag sets (`if NAME->...`):
+  // callers give header_flags() a site only then.
+  bool header_flags_depend_on_fields(Signature record_type) const {
+    const auto it = header_flags_.find(record_type.value());
+    return it != header_flags_.end() &&
+           std::any_of(it->second.begin(), it->second.end(), [](const HeaderFlags& h) { return !h.conditions.empty(); });
+  }
   // Whether `header` lines name this record type itself (Signature(): whether there is a `header *`).
   bool has_header_flags(Signature record_type) const { return header_flag_sets_.count(record_type.value()) != 0; }
 
