@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -69,7 +70,7 @@ bool is_plain_sig(const std::uint8_t* p) {
 void append_element(std::string& out, const LayoutMember& m, const std::uint8_t* p, const FieldTextContext& context) {
   switch (m.type) {
     case ValueType::F32: append_float(out, le::f32(p)); return;
-    case ValueType::FormId: out += context.namer->name(le::u32(p)); return;
+    case ValueType::FormId: context.namer->append_name(out, le::u32(p)); return;
     case ValueType::Sig:
       if (is_plain_sig(p)) out.append(reinterpret_cast<const char*>(p), 4);
       else append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), 4), *context.codec);
@@ -79,42 +80,105 @@ void append_element(std::string& out, const LayoutMember& m, const std::uint8_t*
   }
 }
 
+// Integers without names or a fixed value, and floats: their text has a bound length
+// (kMaxFloatText at most), so the array writer below writes them straight into place.
+bool bare_number(const LayoutMember& m) {
+  return !m.names && !m.fixed_value && (m.type == ValueType::F32 || m.type <= ValueType::X64);
+}
+
+// Whether every element of m (an array of fixed-size elements) is a bare number or a tuple of them.
+bool bare_elements(const LayoutMember& m) {
+  if (m.type != ValueType::Struct) return bare_number(m);
+  return m.structure->positional && std::all_of(m.structure->members.begin(), m.structure->members.end(),
+                                                [](const LayoutMember& n) { return !n.array && bare_number(n); });
+}
+
+char* write_bare_number(char* p, const LayoutMember& m, const std::uint8_t* b) {
+  if (m.type == ValueType::F32) return write_float(p, le::f32(b));
+  const std::uint64_t v = fields::load_member_integer(m, b);
+  if (is_hex(m.type)) {
+    *p++ = '0';
+    *p++ = 'x';
+    for (int shift = int(m.element_size()) * 8 - 4; shift >= 0; shift -= 4) *p++ = kHexDigits[(v >> shift) & 15];
+    return p;
+  }
+  return is_signed(m.type) ? write_decimal(p, std::int64_t(v)) : write_decimal(p, v);
+}
+
+// count elements of a bare_elements() member at p, as append_element / append_plain_struct write
+// them, written in place: the millions of values of navmeshes and landscapes.
+void append_bare_elements(std::string& out, const LayoutMember& m, const std::uint8_t* p, std::size_t count,
+                          std::string_view separator) {
+  const bool tuple = m.type == ValueType::Struct;
+  const std::size_t values = tuple ? m.structure->members.size() : 1;
+  const std::size_t most = separator.size() + (tuple ? 2 : 0) + values * (kMaxFloatText + 1);
+  const std::size_t start = out.size();
+  out.resize(start + count * most);
+  char* q = out.data() + start;
+  const std::uint32_t size = m.element_size();
+  for (std::size_t i = 0; i < count; ++i, p += size) {
+    if (i) q = std::copy(separator.begin(), separator.end(), q);
+    if (!tuple) {
+      q = write_bare_number(q, m, p);
+      continue;
+    }
+    *q++ = '(';
+    const std::uint8_t* b = p;
+    for (std::size_t k = 0; k < values; ++k) {
+      const LayoutMember& n = m.structure->members[k];
+      if (k) *q++ = ' ';
+      q = write_bare_number(q, n, b);
+      b += n.element_size();
+    }
+    *q++ = ')';
+  }
+  out.resize(std::size_t(q - out.data()));
+}
+
 // ---- parsing --------------------------------------------------------------------------------
 
 void store_integer(std::vector<std::uint8_t>& out, std::uint64_t value, std::uint32_t size) {
   for (std::uint32_t i = 0; i < size; ++i) out.push_back(std::uint8_t(value >> (8 * i)));
 }
 
-// Plain decimal digits (the common case, e.g. the thousand heights of a LAND record), read
-// without the general path; nullopt when the word is anything else.
-std::optional<std::uint64_t> fast_decimal(std::string_view w, const LayoutMember& m) {
-  if (w.empty() || w.size() > 6) return std::nullopt;
-  const bool negative = w[0] == '-';
+// A plain decimal (`-` and up to 18 digits) at the start of w that ends at a word break and fits m:
+// the characters read, or 0 for anything else (names, hex, out of range: the general path reads
+// those and says why). The common case: the thousands of values of a navmesh or a landscape.
+std::size_t plain_decimal(const LayoutMember& m, std::string_view w, std::uint64_t& value) {
+  const bool negative = !w.empty() && w[0] == '-';
   std::size_t i = negative ? 1 : 0;
-  if (i == w.size()) return std::nullopt;
-  std::int64_t v = 0;
-  for (; i < w.size(); ++i) {
-    const char c = w[i];
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
+  const std::size_t digits_at = i;
+  std::uint64_t v = 0;
+  for (; i < w.size() && i - digits_at < 18; ++i) {
+    const unsigned d = unsigned(w[i]) - '0';
+    if (d > 9) break;
+    v = v * 10 + d;
   }
-  if (negative) v = -v;
+  if (i == digits_at || (i < w.size() && !is_word_break(w[i]))) return 0;
   const std::uint32_t bits = m.element_size() * 8;
-  if (bits >= 32) return std::uint64_t(v) & (bits == 64 ? ~std::uint64_t(0) : 0xFFFFFFFFull) ;
-  const bool sign = m.type == ValueType::I8 || m.type == ValueType::I16;
-  const std::int64_t lo = sign ? -(std::int64_t(1) << (bits - 1)) : 0;
-  const std::int64_t hi = sign ? (std::int64_t(1) << (bits - 1)) - 1 : (std::int64_t(1) << bits) - 1;
-  if (v < lo || v > hi) return std::nullopt;
-  return std::uint64_t(v) & ((std::uint64_t(1) << bits) - 1);
+  const std::uint64_t mask = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
+  if (is_signed(m.type)) {
+    const std::uint64_t magnitude = std::uint64_t(1) << (bits - 1);  // of the most negative value
+    if (negative ? v > magnitude : v >= magnitude) return 0;
+    value = (negative ? 0 - v : v) & mask;
+  } else {
+    if (negative ? v != 0 : v > mask) return 0;
+    value = v;
+  }
+  return i;
+}
+
+bool scan_plain_decimal(const LayoutMember& m, LineScanner& line, std::uint64_t& value) {
+  const std::size_t n = plain_decimal(m, line.rest(), value);
+  line.seek(line.position() + n);
+  return n != 0;
 }
 
 std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
   line.skip_blanks();
   const std::size_t at = line.position();
+  if (std::uint64_t v; scan_plain_decimal(m, line, v)) return v;
   const std::string_view w = line.expect_word("a number");
-  // Six characters at most: every value fits, so only 32- and 64-bit signedness is left to check.
-  if (w.size() <= 6 && (m.element_size() < 4 || (w[0] != '-' || is_signed(m.type))))
-    if (auto v = fast_decimal(w, m)) return *v;
   const std::uint32_t bits = m.element_size() * 8;
   std::optional<std::uint64_t> value;
   if (w.starts_with("0x") || w.starts_with("0X")) {
@@ -298,6 +362,11 @@ void append_member(std::string& out, const LayoutMember& m, std::span<const std:
   if (m.plain_elements()) {  // fixed stride: no measuring per element
     const std::uint32_t size = m.element_size();
     const std::string_view separator = array_separator((data.size() - at) / size);
+    if (bare_elements(m)) {
+      append_bare_elements(out, m, data.data() + at, (data.size() - at) / size, separator);
+      out += ']';
+      return;
+    }
     for (; at + size <= data.size(); at += size) {
       if (at != m.count_prefix) out += separator;
       if (m.type == ValueType::Struct) append_plain_struct(out, *m.structure, data.data() + at, context);
@@ -380,6 +449,80 @@ void parse_one(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanne
   }
 }
 
+
+// Whether m is an array of plain values or of tuples of them (navmesh geometry, landscape
+// normals and colours, heights): what parse_element_array reads.
+bool element_array(const LayoutMember& m) {
+  if (!m.plain_elements()) return false;
+  if (m.type != ValueType::Struct) return true;
+  return m.structure->positional && std::all_of(m.structure->members.begin(), m.structure->members.end(),
+                                                [](const LayoutMember& n) { return !n.array && n.type != ValueType::Struct; });
+}
+
+// The elements of an element_array() member and its closing ']', the scanner just past '[': one
+// tight loop over the characters, for the millions of values of navmeshes and landscapes. Bare
+// numbers are read in place; other values (and numbers written otherwise) by parse_element, as
+// the general path reads them, errors and all. False at a bracket or separator it does not
+// expect: the caller then puts back the scanner and out and reads the array the general way,
+// which says what is wrong.
+bool parse_element_array(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line,
+                         const FieldTextContext& context, std::uint64_t& count) {
+  const std::size_t base = line.position();
+  const std::string_view text = line.rest();
+  std::size_t i = 0;
+  const auto skip_blanks = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) ++i;
+  };
+  const auto value = [&](const LayoutMember& n) {
+    skip_blanks();
+    if (bare_number(n) && !is_hex(n.type)) {
+      if (n.type == ValueType::F32) {
+        std::size_t end = i;
+        while (end < text.size() && !is_word_break(text[end])) ++end;
+        if (const auto f = parse_float(text.substr(i, end - i))) {
+          store_integer(out, std::bit_cast<std::uint32_t>(*f), 4);
+          i = end;
+          return;
+        }
+      } else if (std::uint64_t v = 0; const std::size_t used = plain_decimal(n, text.substr(i), v)) {
+        store_integer(out, v, n.element_size());
+        i += used;
+        return;
+      }
+    }
+    line.seek(base + i);
+    parse_element(out, n, line, context);
+    i = line.position() - base;
+  };
+  const bool tuple = m.type == ValueType::Struct;
+  skip_blanks();
+  if (i < text.size() && text[i] == ']') {
+    line.seek(base + i + 1);
+    return true;
+  }
+  for (;;) {
+    if (tuple) {
+      skip_blanks();
+      if (i >= text.size() || text[i] != '(') return false;
+      ++i;
+      for (const LayoutMember& n : m.structure->members) value(n);
+      skip_blanks();
+      if (i >= text.size() || text[i] != ')') return false;
+      ++i;
+    } else {
+      value(m);
+    }
+    ++count;
+    skip_blanks();
+    if (i >= text.size()) return false;
+    if (text[i] == ']') break;
+    if (text[i] != ',') return false;
+    ++i;
+  }
+  line.seek(base + i + 1);
+  return true;
+}
+
 void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context,
                   bool last, std::span<const std::uint64_t> siblings) {
   if (m.open && last) {
@@ -404,17 +547,23 @@ void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSca
     return;
   }
   const std::size_t count_at = out.size();
-  out.resize(out.size() + m.count_prefix);
+  if (m.count_prefix) out.resize(out.size() + m.count_prefix);
   line.skip_blanks();
   const std::size_t array_at = line.position();
   if (!line.accept('[')) line.fail(fmt::format("expected '[' to start the array {}", m.name));
   std::uint64_t count = 0;
-  if (!line.accept(']')) {
-    do {
-      parse_one(out, m, line, context);
-      ++count;
-    } while (line.accept(','));
-    line.expect(']', "',' or ']'");
+  const std::size_t elements_at = line.position(), bytes_at = out.size();
+  if (!element_array(m) || !parse_element_array(out, m, line, context, count)) {
+    line.seek(elements_at);
+    out.resize(bytes_at);
+    count = 0;
+    if (!line.accept(']')) {
+      do {
+        parse_one(out, m, line, context);
+        ++count;
+      } while (line.accept(','));
+      line.expect(']', "',' or ']'");
+    }
   }
   if (m.count_member >= 0) {
     const std::uint64_t want = fields::counted_by(m, siblings);
@@ -548,6 +697,12 @@ bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<
     const std::size_t count = m.open ? rest / size : m.count;
     if (m.array) out += '[';
     const std::string_view separator = array_separator(count);
+    if (m.array && bare_elements(m)) {
+      append_bare_elements(out, m, p, count, separator);
+      p += count * size;
+      out += ']';
+      continue;
+    }
     for (std::size_t i = 0; i < count; ++i) {
       if (i) out += separator;
       append_element(out, m, p, context);
@@ -556,6 +711,50 @@ bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<
     if (m.array) out += ']';
   }
   return true;
+}
+
+void rule_out_layouts_by_keys(std::span<const FieldLayout* const> layouts, std::string_view text, std::vector<char>& holds) {
+  const auto keys_of = [](const FieldLayout& l) { return l.single() ? std::size_t(0) : l.members.size(); };
+  // The keys to read: up to the first that tells two layouts of different names apart.
+  std::size_t wanted = 0;
+  for (std::size_t a = 0; a < layouts.size(); ++a)
+    for (std::size_t b = a + 1; b < layouts.size(); ++b) {
+      const std::size_t na = keys_of(*layouts[a]), nb = keys_of(*layouts[b]);
+      std::size_t i = 0;
+      while (i < na && i < nb && layouts[a]->members[i].name == layouts[b]->members[i].name) ++i;
+      if (i < na || i < nb) wanted = std::max(wanted, i + 1);  // the keys differ at i (or one has none there)
+    }
+  if (wanted == 0) return;
+  std::string_view keys[16];
+  wanted = std::min(wanted, std::size(keys));
+  std::size_t found = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size() && found < wanted;) {
+    const char c = text[i];
+    if (c == '"') {  // a quoted string (or file name), escapes and all
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+    } else if (c == '[' || c == '{' || c == '(') {
+      ++depth, ++i;
+    } else if (c == ']' || c == '}' || c == ')') {
+      --depth, ++i;
+    } else if (is_word_break(c)) {
+      ++i;
+    } else {
+      const std::size_t start = i;
+      while (i < text.size() && !is_word_break(text[i])) ++i;
+      if (depth == 0 && i < text.size() && text[i] == '=') keys[found++] = text.substr(start, i - start);
+    }
+  }
+  for (std::size_t k = 0; k < layouts.size(); ++k) {
+    if (!holds[k]) continue;
+    const std::size_t n = keys_of(*layouts[k]);
+    const std::size_t checked = std::min(n, wanted);
+    bool fits = found >= checked && (n >= wanted || found == n);
+    for (std::size_t i = 0; fits && i < checked; ++i) fits = keys[i] == layouts[k]->members[i].name;
+    if (!fits) holds[k] = 0;
+  }
 }
 
 std::vector<std::uint8_t> parse_layout_value(const FieldLayout& layout, LineScanner& line,

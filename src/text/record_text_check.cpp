@@ -41,19 +41,30 @@ class RememberingNamer final : public FormNamer {
  public:
   explicit RememberingNamer(const FormNamer& real) : real_(real) {}
   std::string name(std::uint32_t form_id) const override {
-    std::string n = real_.name(form_id);
-    given_.emplace(n, form_id);  // the first id a name was given for, as a reader meets them
+    std::string n;
+    append_name(n, form_id);
     return n;
+  }
+  void append_name(std::string& out, std::uint32_t form_id) const override {
+    const std::size_t mark = out.size();
+    real_.append_name(out, form_id);
+    const std::string_view n = std::string_view(out).substr(mark);
+    // The first id a name was given for, as a reader meets them.
+    if (given_.find(n) == given_.end()) given_.emplace(n, form_id);
   }
   std::optional<std::uint32_t> resolve(std::string_view text) const override {
     // Hashed: one record (Skyrim's NAVI) names tens of thousands of forms.
-    if (const auto it = given_.find(std::string(text)); it != given_.end()) return it->second;
+    if (const auto it = given_.find(text); it != given_.end()) return it->second;
     return real_.resolve(text);
   }
 
  private:
+  struct Hash {  // looks up string_views without making strings
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   const FormNamer& real_;
-  mutable std::unordered_map<std::string, std::uint32_t> given_;
+  mutable std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> given_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <libdeflate.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "record_text_common.hpp"
 #include "tesmod/fields/condition.hpp"
@@ -402,7 +403,8 @@ class EntriesReader {
                                      const std::optional<std::vector<std::uint8_t>>& stored) {
     if (stored && stored->size() >= 4 && le::u32(stored->data()) == raw.size()) {
       try {
-        const auto inflated = inflate_record_body(*stored, inflater_, ErrorContext{});
+        if (!inflater_) inflater_.emplace();
+        const auto inflated = inflate_record_body(*stored, *inflater_, ErrorContext{});
         if (std::ranges::equal(inflated, raw)) return *stored;
       } catch (const Error&) {
         // A damaged stream is simply not reused.
@@ -471,6 +473,21 @@ class EntriesReader {
     }
     const std::size_t start = s.position();
     const std::size_t mark = raw_.size();
+    if (layouts.size() > 1) {  // first without the layouts whose keys are not the text's
+      std::vector<char> keyed = holds.empty() ? std::vector<char>(layouts.size(), 1) : holds;
+      rule_out_layouts_by_keys(layouts, s.rest(), keyed);
+      for (std::size_t k = 0; k < layouts.size(); ++k) {
+        if (!keyed[k]) continue;
+        s.seek(start);
+        raw_.resize(mark);
+        try {
+          parse_layout_value(*layouts[k], s, context_, raw_);
+          return;
+        } catch (const SyntaxError&) {
+          // Said below, where every layout is tried for the error that reads furthest.
+        }
+      }
+    }
     std::optional<SyntaxError> best;
     for (std::size_t k = 0; k < layouts.size(); ++k) {
       const FieldLayout* layout = layouts[k];
@@ -555,7 +572,7 @@ class EntriesReader {
   FieldTextContext context_;
   std::vector<OpenGroup> open_groups_;
   EntriesRead result_;
-  Inflater inflater_;
+  std::optional<Inflater> inflater_;  // made for a compressed record only: making one costs a table
   std::vector<std::uint8_t> raw_;  // the record's fields, encoded
   struct ReadField {
     Signature type;

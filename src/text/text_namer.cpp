@@ -106,36 +106,49 @@ void TextNamer::finish() {
 }
 
 std::string TextNamer::file_form(std::uint32_t form_id) const {
-  const std::uint32_t top = form_id >> 24;
   std::string out;
+  append_file_form(out, form_id);
+  return out;
+}
+
+void TextNamer::append_file_form(std::string& out, std::uint32_t form_id) const {
+  const std::uint32_t top = form_id >> 24;
   if (top >= files_.size() || !first_of_name_[top]) {
-    out = "@";
+    out += '@';
     append_hex_digits(out, form_id, 8);
-    return out;
+    return;
   }
-  out.reserve(files_[top].size() + 12);
   if (!plain_file_[top]) out += '"';
   out += files_[top];
   if (!plain_file_[top]) out += '"';
   out += ':';
   append_hex_digits(out, form_id & 0xFFFFFF, 8);
-  return out;
 }
 
 std::string TextNamer::name(std::uint32_t form_id) const {
-  if (form_id == 0) return "NONE";
-  if (form_slots_.empty()) return file_form(form_id);
+  std::string out;
+  append_name(out, form_id);
+  return out;
+}
+
+void TextNamer::append_name(std::string& out, std::uint32_t form_id) const {
+  if (form_id == 0) {
+    out += "NONE";
+    return;
+  }
+  if (form_slots_.empty()) return append_file_form(out, form_id);
   const std::size_t mask = form_slots_.size() - 1;
   for (std::size_t at = std::size_t(form_id * 0x9E3779B1u) & mask;; at = (at + 1) & mask) {
     const FormSlot& slot = form_slots_[at];
-    if (!slot.name) return file_form(form_id);
+    if (!slot.name) return append_file_form(out, form_id);
     if (slot.form_id != form_id) continue;
     const std::string_view name(slot.name, slot.size);
     if (slot.source != Source::Plugin) {
       std::lock_guard guard(used_->lock);
       used_->names.emplace(name, form_id);
     }
-    return std::string(name);
+    out += name;
+    return;
   }
 }
 

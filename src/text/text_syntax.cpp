@@ -126,17 +126,26 @@ std::string quoted(std::string_view stored, const TextCodec& codec) {
   return out;
 }
 
-void append_float(std::string& out, float value) {
+char* write_float(char* p, float value) {
   if (!std::isfinite(value)) {
-    out += "0x";
-    append_hex_digits(out, std::bit_cast<std::uint32_t>(value), 8);
-    return;
+    *p++ = '0';
+    *p++ = 'x';
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
+    for (int shift = 28; shift >= 0; shift -= 4) *p++ = kHex[(bits >> shift) & 15];
+    return p;
   }
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, value);
-  const std::string_view s(buf, std::size_t(r.ptr - buf));
-  out += s;
-  if (s.find_first_of(".e") == std::string_view::npos) out += ".0";
+  char* const start = p;
+  p = std::to_chars(p, p + kMaxFloatText, value).ptr;
+  if (std::string_view(start, std::size_t(p - start)).find_first_of(".e") == std::string_view::npos) {
+    *p++ = '.';
+    *p++ = '0';
+  }
+  return p;
+}
+
+void append_float(std::string& out, float value) {
+  char buf[kMaxFloatText];
+  out.append(buf, write_float(buf, value));
 }
 
 std::string format_float(float value) {
@@ -145,16 +154,17 @@ std::string format_float(float value) {
   return out;
 }
 
+char* write_decimal(char* p, std::int64_t value) { return std::to_chars(p, p + kMaxDecimalText, value).ptr; }
+char* write_decimal(char* p, std::uint64_t value) { return std::to_chars(p, p + kMaxDecimalText, value).ptr; }
+
 void append_decimal(std::string& out, std::int64_t value) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, value);
-  out.append(buf, r.ptr);
+  char buf[kMaxDecimalText];
+  out.append(buf, write_decimal(buf, value));
 }
 
 void append_decimal(std::string& out, std::uint64_t value) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, value);
-  out.append(buf, r.ptr);
+  char buf[kMaxDecimalText];
+  out.append(buf, write_decimal(buf, value));
 }
 
 void append_hex_digits(std::string& out, std::uint64_t value, int min_digits) {
@@ -167,7 +177,34 @@ void append_hex_digits(std::string& out, std::uint64_t value, int min_digits) {
   out.append(buf + 16 - n, std::size_t(n));
 }
 
+namespace {
+
+// A plain decimal float (`-`, digits, and a '.' and digits) of at most 8 digits whose digits make a
+// whole number up to 2^24: the coordinates of navmeshes and such. That number and the power of ten
+// are both exact as floats, so one float division rounds as from_chars does (the fast path of
+// Clinger's algorithm). nullopt for anything else.
+std::optional<float> parse_plain_float(std::string_view w) {
+  static constexpr float kPowersOfTen[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f};
+  const bool negative = !w.empty() && w[0] == '-';
+  std::size_t i = negative ? 1 : 0;
+  std::uint32_t digits = 0, fraction = 0;
+  std::uint32_t whole = 0;
+  for (; i < w.size() && digits <= 8 && unsigned(w[i]) - '0' <= 9; ++i, ++digits) whole = whole * 10 + unsigned(w[i] - '0');
+  if (digits == 0) return std::nullopt;
+  if (i < w.size() && w[i] == '.') {
+    for (++i; i < w.size() && digits <= 8 && unsigned(w[i]) - '0' <= 9; ++i, ++digits, ++fraction)
+      whole = whole * 10 + unsigned(w[i] - '0');
+    if (fraction == 0) return std::nullopt;
+  }
+  if (i != w.size() || digits > 8 || whole > (1u << 24)) return std::nullopt;
+  const float f = float(whole) / kPowersOfTen[fraction];
+  return negative ? -f : f;
+}
+
+}  // namespace
+
 std::optional<float> parse_float(std::string_view text) {
+  if (const auto plain = parse_plain_float(text)) return plain;
   if (text.size() == 10 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     std::uint32_t bits = 0;
     for (char c : text.substr(2)) {
@@ -186,36 +223,6 @@ std::optional<float> parse_float(std::string_view text) {
   return value;
 }
 
-namespace {
-constexpr auto kWordBreaks = [] {
-  std::array<bool, 256> t{};
-  for (unsigned char c : std::string_view(" \t\r\n=,[](){}\"|")) t[c] = true;
-  return t;
-}();
-}  // namespace
-
-bool is_word_break(char c) { return kWordBreaks[static_cast<unsigned char>(c)]; }
-
-void LineScanner::skip_blanks() {
-  while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r')) ++pos_;
-}
-
-bool LineScanner::at_end() {
-  skip_blanks();
-  return pos_ >= line_.size();
-}
-
-char LineScanner::peek() {
-  skip_blanks();
-  return pos_ < line_.size() ? line_[pos_] : '\0';
-}
-
-bool LineScanner::accept(char c) {
-  if (peek() != c || at_end()) return false;
-  ++pos_;
-  return true;
-}
-
 bool LineScanner::accept_word(std::string_view w) {
   skip_blanks();
   if (line_.substr(pos_, w.size()) != w) return false;
@@ -228,15 +235,6 @@ bool LineScanner::accept_word(std::string_view w) {
 void LineScanner::expect(char c, std::string_view what) {
   if (accept(c)) return;
   fail(what.empty() ? fmt::format("expected '{}'", c) : fmt::format("expected {}", what));
-}
-
-std::string_view LineScanner::word() {
-  skip_blanks();
-  const std::size_t start = pos_;
-  const std::size_t size = line_.size();
-  const char* data = line_.data();
-  while (pos_ < size && !kWordBreaks[static_cast<unsigned char>(data[pos_])]) ++pos_;
-  return line_.substr(start, pos_ - start);
 }
 
 std::string_view LineScanner::expect_word(std::string_view what) {

@@ -284,6 +284,89 @@ TEST(LayoutLanguage, TuplesAreWrittenByPositionAndLongArraysCompactly) {
   EXPECT_THROW(LayoutTable::parse("tuple T a:u8=1", "t"), Error);
 }
 
+// Arrays of numbers and of tuples of numbers are written and read by loops of their own (the
+// millions of values of navmeshes and landscapes); they must give the text and bytes, and the
+// errors, of the general path: every kind of member, blanks anywhere, and values it leaves to
+// the general path (names, hex, exponents, out of range).
+TEST(LayoutLanguage, ArraysOfNumbersAndTuplesOfThem) {
+  const LayoutTable table = LayoutTable::parse(R"(
+flags TriangleFlags
+  0x1 Edge
+  0x800 Water
+tuple Vertex x:f32 y:f32 z:f32
+tuple Color r:u8 g:u8 b:u8
+tuple Triangle a:i16 b:i16 flags:u16/TriangleFlags cover:x16 form:formid
+field TEST VERT vertices:Vertex[#u32]
+field TEST COLR colors:Color[3]
+field TEST TRIS triangles:Triangle[]
+field TEST HGTS offset:f32 heights:i8[4] bits:x32[2]
+)", "numbers.layouts");
+  TestNamer namer;
+  TextCodec codec;
+  const FieldTextContext context{&namer, &codec, false, {}};
+  const auto layout = [&](const char* field) { return table.find(sig("TEST"), sig(field)).front(); };
+  const auto render = [&](const char* field, const Bytes& data) {
+    std::string out;
+    EXPECT_TRUE(append_layout_value(out, *layout(field), data, context));
+    return out;
+  };
+  const auto parse = [&](const char* field, std::string_view text) {
+    LineScanner line(text, 1);
+    return parse_layout_value(*layout(field), line, context);
+  };
+
+  Bytes vert;
+  put32(vert, 3);
+  for (float v : {1.5f, -0.0f, 3.4028235e38f, 2385.1f, 1e-7f, 0.1f}) putf(vert, v);
+  put32(vert, 0x7FC00000u);  // not a number: written as its bits
+  putf(vert, -16777216.0f);
+  putf(vert, 0.33333334f);
+  EXPECT_EQ(render("VERT", vert), "[(1.5 -0.0 3.4028235e+38), (2385.1 1e-07 0.1), (0x7FC00000 -16777216.0 0.33333334)]");
+  EXPECT_EQ(parse("VERT", render("VERT", vert)), vert);
+  EXPECT_EQ(parse("VERT", "[ ( 1.5 -0 3.4028235e38 ) ,(2385.1  0.0000001 .1),(0x7FC00000 -16777216 0.33333334) ]"), vert);
+  Bytes empty;
+  put32(empty, 0);
+  EXPECT_EQ(render("VERT", empty), "[]");
+  EXPECT_EQ(parse("VERT", "[ ]"), empty);
+
+  const Bytes colors = {255, 0, 128, 1, 2, 3, 0, 0, 0};
+  EXPECT_EQ(render("COLR", colors), "[(255 0 128), (1 2 3), (0 0 0)]");
+  EXPECT_EQ(parse("COLR", "[(255 0 0x80),(1 2 3),(0 -0 0)]"), colors);
+
+  Bytes tris;
+  put16(tris, std::uint16_t(-1)), put16(tris, 32767), put16(tris, 0x801), put16(tris, 0xBEEF), put32(tris, 0x20);
+  put16(tris, std::uint16_t(-32768)), put16(tris, 0), put16(tris, 0x4), put16(tris, 0), put32(tris, 0);
+  EXPECT_EQ(render("TRIS", tris), "[(-1 32767 Edge|Water 0xBEEF Player), (-32768 0 0x4 0x0000 NONE)]");
+  EXPECT_EQ(parse("TRIS", render("TRIS", tris)), tris);
+  EXPECT_EQ(parse("TRIS", "[(-1 32767 Water|Edge 48879 Player), (-32768 0 4 0 @00000000)]"), tris);
+
+  Bytes hgts;
+  putf(hgts, -2048.0f);
+  for (std::int8_t v : {-128, 127, 0, -1}) hgts.push_back(std::uint8_t(v));
+  put32(hgts, 0xDEADBEEF), put32(hgts, 1);
+  EXPECT_EQ(render("HGTS", hgts), "offset=-2048.0 heights=[-128, 127, 0, -1] bits=[0xDEADBEEF, 0x00000001]");
+  EXPECT_EQ(parse("HGTS", "offset=-2048 heights=[-128,127,0,-1] bits=[3735928559, 1]"), hgts);
+
+  // Errors: the value, its column and what was expected, as the general path says them.
+  const auto error = [&](const char* field, std::string_view text) {
+    try {
+      parse(field, text);
+    } catch (const SyntaxError& e) {
+      return std::to_string(e.column()) + ": " + e.message();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("COLR", "[(1 2 3),(4 256 6),(7 8 9)]"), "13: expected an unsigned number that fits 8 bits, not '256'");
+  EXPECT_EQ(error("TRIS", "[(1 2 Edge|Lava 0 NONE)]"), "12: expected a flag name of TriangleFlags or a number that fits 16 bits, not 'Lava'");
+  EXPECT_EQ(error("TRIS", "[(1 2 0 0 Nobody)]"), "11: unknown form 'Nobody': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE");
+  EXPECT_EQ(error("VERT", "[(1 2 x)]"), "7: expected a float, not 'x'");
+  EXPECT_NE(error("COLR", "[(1 2 3),(4 5 6)]"), "no error");  // two of three
+  EXPECT_EQ(error("COLR", "[(1 2 3),(4 5),(7 8 9)]"), "14: expected a number");
+  EXPECT_EQ(error("COLR", "[(1 2 3),(4 5 6 7),(7 8 9)]"), "17: expected ')' to end colors (3 values)");
+  EXPECT_NE(error("COLR", "[(1 2 3) (4 5 6),(7 8 9)]").find("expected ',' or ']'"), std::string::npos);
+  EXPECT_NE(error("VERT", "[(1 2 3)"), "no error");
+}
+
 TEST(LayoutLanguage, PrefixedStringsAndMembersAfterAString) {
   Fixture f;
   Bytes s8 = {3, 'a', 'b', 'c', 9};

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <random>
+#include <string>
+#include <vector>
 
 namespace tesmod::text {
 namespace {
@@ -61,6 +65,40 @@ TEST(TextSyntax, FloatsReadBackToTheSameBits) {
   EXPECT_FALSE(parse_float("1.0x"));
   EXPECT_FALSE(parse_float(""));
   EXPECT_EQ(parse_float("+2"), 2.0f);
+}
+
+// parse_float reads short decimals ("2385.1", "-0.25") without from_chars; it must give the
+// same float as from_chars for every text, which this compares on the texts the writer makes of
+// random floats and on decimals of every length around the fast path's limits.
+TEST(TextSyntax, ShortDecimalsReadAsFromCharsReadsThem) {
+  const auto from_chars_float = [](const std::string& s) {
+    float f = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), f);
+    EXPECT_EQ(r.ptr, s.data() + s.size()) << s;
+    return std::bit_cast<std::uint32_t>(f);
+  };
+  std::mt19937 random(7);
+  std::vector<std::string> texts = {"0", "-0", "0.0", "16777216", "16777217", "16777215.0", "1677721.6",
+                                    "0.00000001", "99999999", "9999.9999", "123456789", "0.1", "-3.4"};
+  for (int i = 0; i < 200000; ++i) {
+    // Decimals of 1-9 digits with the point anywhere, and writer texts of floats of all magnitudes.
+    const std::uint32_t digits = 1 + random() % 9;
+    std::string d = std::to_string(random() % 1000000000u);
+    d = d.substr(0, std::min<std::size_t>(d.size(), digits));
+    const std::size_t point = random() % (d.size() + 1);
+    if (point > 0 && point < d.size()) d.insert(point, ".");
+    texts.push_back((random() & 1 ? "-" : "") + d);
+    const float v = std::bit_cast<float>(std::uint32_t(random()));
+    if (std::isfinite(v)) texts.push_back(format_float(v));
+    texts.push_back(format_float(float(random() % 100000) / float(1 + random() % 1000)));
+  }
+  for (const std::string& s : texts) {
+    const auto got = parse_float(s);
+    ASSERT_TRUE(got) << s;
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(*got), from_chars_float(s)) << s;
+  }
+  EXPECT_FALSE(parse_float("-"));
+  EXPECT_FALSE(parse_float("1.5.2"));
 }
 
 TEST(TextSyntax, ScannerReadsWordsKeysAndFormReferences) {

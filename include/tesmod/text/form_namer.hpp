@@ -15,6 +15,8 @@ class FormNamer {
   virtual ~FormNamer() = default;
   // The text for a FormID as stored in the plugin (its top byte indexes the master list).
   virtual std::string name(std::uint32_t form_id) const = 0;
+  // Appends name(form_id) to out: the writers' path, which makes no string of its own.
+  virtual void append_name(std::string& out, std::uint32_t form_id) const { out += name(form_id); }
   // The stored FormID for a text that name() produced (or any EditorID / hex form the namer
   // accepts: every namer reads `@00ABCDEF` and `0x00ABCDEF`); nullopt when the text names
   // nothing known.

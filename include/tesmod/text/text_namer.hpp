@@ -42,11 +42,13 @@ class TextNamer final : public FormNamer {
   void finish();
 
   std::string name(std::uint32_t form_id) const override;
+  void append_name(std::string& out, std::uint32_t form_id) const override;
   std::optional<std::uint32_t> resolve(std::string_view text) const override;
 
   const std::vector<std::string>& files() const { return files_; }
   // `File:ObjectID` text for a FormID, without looking at names.
   std::string file_form(std::uint32_t form_id) const;
+  void append_file_form(std::string& out, std::uint32_t form_id) const;
   // The names of master forms that name() has returned so far (for the names file), sorted.
   std::map<std::string, std::uint32_t> used_master_names() const;
 

@@ -43,6 +43,9 @@ std::string quoted(std::string_view stored, const TextCodec& codec);
 // Shortest round-trip text of a float (see above); parse_float reads it (and any decimal or
 // `0x` + 8 hex digits of bits) back; nullopt when the text is neither.
 void append_float(std::string& out, float value);
+// The same written at p, which has room for kMaxFloatText characters; returns the end.
+inline constexpr std::size_t kMaxFloatText = 24;
+char* write_float(char* p, float value);
 std::string format_float(float value);
 std::optional<float> parse_float(std::string_view text);
 
@@ -50,10 +53,25 @@ std::optional<float> parse_float(std::string_view text);
 // (upper case, at least min_digits of them).
 void append_decimal(std::string& out, std::int64_t value);
 void append_decimal(std::string& out, std::uint64_t value);
+// The same written at p, which has room for kMaxDecimalText characters; returns the end.
+inline constexpr std::size_t kMaxDecimalText = 20;
+char* write_decimal(char* p, std::int64_t value);
+char* write_decimal(char* p, std::uint64_t value);
 void append_hex_digits(std::string& out, std::uint64_t value, int min_digits);
 
+namespace detail {
+// The characters that end a word: blanks and the punctuation of the formats.
+inline constexpr auto kWordBreaks = [] {
+  struct Table {
+    bool at[256] = {};
+  } t;
+  for (unsigned char c : std::string_view(" \t\r\n=,[](){}\"|")) t.at[c] = true;
+  return t;
+}();
+}  // namespace detail
+
 // True for characters that end a word: blanks and the punctuation of the formats.
-bool is_word_break(char c);
+inline bool is_word_break(char c) { return detail::kWordBreaks.at[static_cast<unsigned char>(c)]; }
 
 // Reads one line, left to right. Columns count bytes from 1.
 class LineScanner {
@@ -68,19 +86,38 @@ class LineScanner {
   std::string_view rest() const { return line_.substr(pos_); }
   std::string_view line() const { return line_; }
 
-  void skip_blanks();
+  // Inline, as the few below: they run for every value of the long arrays (navmeshes, landscape).
+  void skip_blanks() {
+    while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r')) ++pos_;
+  }
   // After skipping blanks: at the end of the line?
-  bool at_end();
+  bool at_end() {
+    skip_blanks();
+    return pos_ >= line_.size();
+  }
   // After skipping blanks: the next character, or '\0' at the end.
-  char peek();
+  char peek() {
+    skip_blanks();
+    return pos_ < line_.size() ? line_[pos_] : '\0';
+  }
   // After skipping blanks: consumes c if it is next.
-  bool accept(char c);
+  bool accept(char c) {
+    skip_blanks();
+    if (pos_ >= line_.size() || line_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
   // After skipping blanks: consumes the exact word if it is next and followed by a word break.
   bool accept_word(std::string_view word);
   // After skipping blanks: c, or a SyntaxError that says what was expected.
   void expect(char c, std::string_view what = {});
   // After skipping blanks: a run of characters up to a word break (empty at a break).
-  std::string_view word();
+  std::string_view word() {
+    skip_blanks();
+    const std::size_t start = pos_;
+    while (pos_ < line_.size() && !is_word_break(line_[pos_])) ++pos_;
+    return line_.substr(start, pos_ - start);
+  }
   // Like word(), but fails with "expected <what>" when there is none.
   std::string_view expect_word(std::string_view what);
   // After skipping blanks: a quoted string, as stored bytes.
