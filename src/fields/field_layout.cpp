@@ -51,16 +51,6 @@ bool LayoutMember::variable() const {
   }
 }
 
-std::uint64_t load_member_integer(const LayoutMember& m, const std::uint8_t* p) {
-  const bool sign = m.type == ValueType::I8 || m.type == ValueType::I16 || m.type == ValueType::I32 || m.type == ValueType::I64;
-  switch (m.element_size()) {
-    case 1: return sign ? std::uint64_t(std::int64_t(std::int8_t(p[0]))) : p[0];
-    case 2: return sign ? std::uint64_t(std::int64_t(le::load<std::int16_t>(p))) : le::u16(p);
-    case 4: return sign ? std::uint64_t(std::int64_t(le::i32(p))) : le::u32(p);
-    default: return le::load<std::uint64_t>(p);
-  }
-}
-
 namespace {
 
 std::uint32_t prefix_size(ValueType t) {

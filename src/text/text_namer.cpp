@@ -30,13 +30,13 @@ std::uint64_t TextNamer::hash_name(std::string_view name) {
   return h | 1;  // never 0, which marks an empty slot
 }
 
-const TextNamer::NameEntry* TextNamer::find_name(std::string_view name, std::uint64_t hash) const {
+const TextNamer::NameSlot* TextNamer::find_name(std::string_view name, std::uint64_t hash) const {
   if (name_slots_.empty()) return nullptr;
   const std::size_t mask = name_slots_.size() - 1;
   for (std::size_t at = std::size_t(hash >> 20) & mask;; at = (at + 1) & mask) {
     const NameSlot& slot = name_slots_[at];
     if (slot.entry == ~0u) return nullptr;
-    if (slot.hash == hash && ascii::iequals(entries_[slot.entry].name, name)) return &entries_[slot.entry];
+    if (slot.hash == hash && ascii::iequals(std::string_view(slot.name, slot.size), name)) return &slot;
   }
 }
 
@@ -87,13 +87,22 @@ void TextNamer::finish() {
            !(name_slots_[at].hash == hash && ascii::iequals(entries_[name_slots_[at].entry].name, named.editor_id)))
       at = (at + 1) & mask;
     if (name_slots_[at].entry == ~0u) {
-      name_slots_[at] = NameSlot{hash, std::uint32_t(entries_.size())};
+      name_slots_[at].hash = hash;
+      name_slots_[at].entry = std::uint32_t(entries_.size());
       entries_.push_back(NameEntry{named.editor_id, id, named.source, false});
       continue;
     }
     NameEntry& e = entries_[name_slots_[at].entry];
     if (named.source < e.source) e = NameEntry{named.editor_id, id, named.source, false};
     else if (named.source == e.source && e.form_id != id) e.ambiguous = true;
+  }
+  for (NameSlot& slot : name_slots_) {
+    if (slot.entry == ~0u) continue;
+    const NameEntry& e = entries_[slot.entry];
+    slot.name = e.name.data();
+    slot.size = std::uint32_t(e.name.size());
+    slot.form_id = e.form_id;
+    slot.ambiguous = e.ambiguous;
   }
   // name() gives a form the name that resolve() reads back to it, or none.
   form_slots_.assign(capacity, FormSlot{});
@@ -168,7 +177,7 @@ std::optional<std::uint32_t> TextNamer::resolve(std::string_view text) const {
   }
   if (const auto raw = parse_raw_form_id(text)) return raw;
   if (text.starts_with('@') || text.starts_with("0x") || text.starts_with("0X")) return std::nullopt;
-  const NameEntry* e = find_name(text, hash_name(text));
+  const NameSlot* e = find_name(text, hash_name(text));
   if (!e || e->ambiguous) return std::nullopt;
   return e->form_id;
 }

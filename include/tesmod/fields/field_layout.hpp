@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "tesmod/io/little_endian.hpp"
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/signature.hpp"
 
@@ -159,7 +160,16 @@ bool is_integer_scalar(const LayoutMember& m);
 // itself when it is not an array), for members that do not take the rest of the field.
 std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<const std::uint8_t> data, bool localized);
 // The integer a member of integer type holds at p (sign-extended for signed types).
-std::uint64_t load_member_integer(const LayoutMember& m, const std::uint8_t* p);
+inline std::uint64_t load_member_integer(const LayoutMember& m, const std::uint8_t* p) {
+  // Inline: it runs for every integer of the long arrays (navmeshes, landscapes).
+  const bool sign = m.type == ValueType::I8 || m.type == ValueType::I16 || m.type == ValueType::I32 || m.type == ValueType::I64;
+  switch (m.element_size()) {
+    case 1: return sign ? std::uint64_t(std::int64_t(std::int8_t(p[0]))) : p[0];
+    case 2: return sign ? std::uint64_t(std::int64_t(le::load<std::int16_t>(p))) : le::u16(p);
+    case 4: return sign ? std::uint64_t(std::int64_t(le::i32(p))) : le::u32(p);
+    default: return le::load<std::uint64_t>(p);
+  }
+}
 
 // Calls visit(offset, member) for every FormID element in data read with layout (which fits it):
 // formid members, their array elements, and those inside structs.

@@ -70,9 +70,13 @@ class TextNamer final : public FormNamer {
   // Open-addressing tables (a node per name would cost a cache miss or two per lookup, and
   // a master has hundreds of thousands of names): names by case-insensitive hash, and the
   // names name() uses by FormID. Sizes are powers of two.
-  struct NameSlot {
+  struct alignas(32) NameSlot {  // what resolve() needs, in one cache line: a lookup misses once
     std::uint64_t hash = 0;
+    const char* name = nullptr;  // the entry's, once finish() is done
+    std::uint32_t size = 0;
     std::uint32_t entry = ~0u;
+    std::uint32_t form_id = 0;
+    bool ambiguous = false;
   };
   struct FormSlot {  // the name itself, not its entry: one cache miss less per name()
     std::uint32_t form_id = 0;
@@ -81,7 +85,7 @@ class TextNamer final : public FormNamer {
     Source source = Source::Master;
   };
   static std::uint64_t hash_name(std::string_view name);
-  const NameEntry* find_name(std::string_view name, std::uint64_t hash) const;
+  const NameSlot* find_name(std::string_view name, std::uint64_t hash) const;
 
   std::vector<std::string> files_;
   std::vector<bool> plain_file_;                    // file name needs no quotes
