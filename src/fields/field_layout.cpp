@@ -29,14 +29,16 @@ bool LayoutMember::is_string() const {
   switch (type) {
     case ValueType::ZString: case ValueType::LString: case ValueType::Chars:
     case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
-    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32:
+    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32: case ValueType::ZBuffer:
       return true;
     default: return false;
   }
 }
 
 bool LayoutMember::plain_elements() const {
-  return element_size() != 0 && !fixed_value && (type != ValueType::Struct || structure->plain);
+  // A zstringN has a fixed size but must hold its zero: measured, never taken on size alone.
+  return element_size() != 0 && !fixed_value && type != ValueType::ZBuffer &&
+         (type != ValueType::Struct || structure->plain);
 }
 
 bool LayoutMember::variable() const {
@@ -93,6 +95,12 @@ std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<cons
       const auto end = std::find(data.begin(), data.end(), std::uint8_t{0});
       if (end == data.end()) return std::nullopt;
       return std::size_t(end - data.begin()) + 1;
+    }
+    case ValueType::ZBuffer: {  // the string's zero must be inside the buffer
+      if (data.size() < m.byte_count) return std::nullopt;
+      const auto buffer = data.first(m.byte_count);
+      if (std::find(buffer.begin(), buffer.end(), std::uint8_t{0}) == buffer.end()) return std::nullopt;
+      return m.byte_count;
     }
     case ValueType::Struct:
       if (m.structure->plain) return data.size() >= m.structure->size ? std::optional<std::size_t>(m.structure->size) : std::nullopt;

@@ -172,7 +172,7 @@ class LayoutTableParser {
     for (const LayoutMember& m : s.members) variable = variable || m.variable();
     if (variable) s.size = 0;
     s.plain = s.size > 0 && std::all_of(s.members.begin(), s.members.end(), [](const LayoutMember& m) {
-      return !m.fixed_value && (m.type != ValueType::Struct || m.structure->plain);
+      return !m.fixed_value && m.type != ValueType::ZBuffer && (m.type != ValueType::Struct || m.structure->plain);
     });
     s.positional = words[0] == "tuple";
     if (s.positional && (!s.plain || std::any_of(s.members.begin(), s.members.end(), [](const LayoutMember& m) {
@@ -209,7 +209,7 @@ class LayoutTableParser {
     for (std::size_t i = 0; i + 1 < layout.members.size(); ++i)
       if (layout.members[i].type == ValueType::ZString) layout.members[i].open = false;
     for (const LayoutMember& m : layout.members) {
-      if (m.variable() || m.fixed_value || m.type == ValueType::Struct) layout.simple = false;
+      if (m.variable() || m.fixed_value || m.type == ValueType::Struct || m.type == ValueType::ZBuffer) layout.simple = false;
       if (!m.open) layout.fixed_size += m.element_size() * m.count;
     }
     if (!layout.simple) layout.fixed_size = 0;
@@ -417,6 +417,13 @@ class LayoutTableParser {
         if (!n || *n == 0 || *n > 65535) fail(fmt::format("'{}': expected bytes or bytesN", type));
         m.byte_count = std::uint32_t(*n);
       }
+    }
+    if (!known && type.starts_with("zstring") && type.size() > 7) {  // zstringN: a string in N bytes
+      const auto n = parse_uint(type.substr(7));
+      if (!n || *n < 2 || *n > 65535) fail(fmt::format("'{}': expected zstringN with N from 2 to 65535", type));
+      m.type = ValueType::ZBuffer;
+      m.byte_count = std::uint32_t(*n);
+      known = true;
     }
     if (!known && !type.empty() && type[0] >= 'A' && type[0] <= 'Z') {
       const auto it = structs_by_name_.find(std::string(type));

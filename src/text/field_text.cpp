@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -75,6 +76,17 @@ void append_element(std::string& out, const LayoutMember& m, const std::uint8_t*
       else append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), 4), *context.codec);
       return;
     case ValueType::Bytes: append_hex(out, {p, m.byte_count}); return;
+    case ValueType::ZBuffer: {  // "text", then +HEX: the bytes after its zero up to the last that is not zero
+      const std::uint8_t* zero = std::find(p, p + m.byte_count, std::uint8_t{0});
+      append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), std::size_t(zero - p)), *context.codec);
+      const std::uint8_t* end = p + m.byte_count;
+      while (end > zero + 1 && end[-1] == 0) --end;
+      if (end > zero + 1) {
+        out += '+';
+        append_hex(out, {zero + 1, std::size_t(end - zero - 1)});
+      }
+      return;
+    }
     default: append_integer(out, m, fields::load_member_integer(m, p)); return;
   }
 }
@@ -183,6 +195,23 @@ void parse_element(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSc
       if (!bytes || bytes->size() != m.byte_count)
         line.fail_at(at, fmt::format("expected {} as {} hex digits", counted(m.byte_count, "byte"), m.byte_count * 2));
       out.insert(out.end(), bytes->begin(), bytes->end());
+      return;
+    }
+    case ValueType::ZBuffer: {
+      const std::size_t at = line.position();
+      const std::string text = line.quoted_string(*context.codec);
+      if (text.find('\0') != std::string::npos) line.fail_at(at, fmt::format("{} ends at its first zero byte: the text cannot hold one", m.name));
+      const std::size_t start = out.size();
+      out.insert(out.end(), text.begin(), text.end());
+      out.push_back(0);
+      if (line.peek() == '+') {  // the bytes kept after the zero
+        line.accept('+');
+        const std::size_t hex_at = line.position();
+        if (!append_parsed_hex(line.word(), out)) line.fail_at(hex_at, "expected hex digits after '+', two per byte");
+      }
+      if (out.size() - start > m.byte_count)
+        line.fail_at(at, fmt::format("{} holds {} (the text, its zero and the bytes after it)", m.name, counted(m.byte_count, "byte")));
+      out.resize(start + m.byte_count, 0);
       return;
     }
     default: {

@@ -46,6 +46,9 @@ tuple Point x:i16 y:i16
 field TEST TUPL points:Point[]
 field TEST CNTD count:u32 unused:u8 items:formid[@count] grid:Grid
 field TEST ZS16 text:zstr16
+field TEST ZBUF flags:u8 meshes:zstring8[2]
+struct Lod mesh:zstring6 level:u8
+field TEST ZBST lods:Lod[]
 field DEBR DATA percent:u8 model:zstring flags:u8
 field REFR PDTO type:u32/TopicType=0 topic:formid/DIAL
 field REFR PDTO type:u32/TopicType=Subtype subtype:sig
@@ -309,6 +312,46 @@ TEST(LayoutLanguage, PrefixedStringsAndMembersAfterAString) {
   EXPECT_EQ(f.render("DEBR", "DATA", unterminated), "(no layout)");
 }
 
+TEST(LayoutLanguage, StringsInFixedSizeBuffersKeepTheirLeftoverBytes) {
+  Fixture f;
+  // zstring8: eight bytes, a zero-ended string and then leftover bytes. All zero: the text alone.
+  Bytes zeros = {1};
+  put_text(zeros, std::string_view("ab\0\0\0\0\0\0" "abcdefg\0", 16));
+  EXPECT_EQ(f.render("TEST", "ZBUF", zeros), "flags=1 meshes=[\"ab\", \"abcdefg\"]");
+  // Leftovers that are not zero follow the text as +HEX, up to the last byte that is not zero
+  // (the zeros after it are put back on reading): the bytes read back exactly.
+  Bytes junk = {1};
+  put_text(junk, std::string_view("ab\0\x7F\0\x10\0\0" "\0\0\0\0\0\0\0\xFF", 16));
+  EXPECT_EQ(f.render("TEST", "ZBUF", junk), "flags=1 meshes=[\"ab\"+7F0010, \"\"+000000000000FF]");
+  EXPECT_EQ(f.parse("TEST", "ZBUF", "flags=1 meshes=[\"ab\"+7F0010, \"\"+000000000000FF]"), junk);
+  // Edited text: a shorter or longer string moves the zero; the buffer stays eight bytes.
+  Bytes edited = {1};
+  put_text(edited, std::string_view("abcd\0\0\0\0" "x\0\0\0\0\0\0\0", 16));
+  EXPECT_EQ(f.parse("TEST", "ZBUF", "flags=1 meshes=[\"abcd\", \"x\"]"), edited);
+  // No zero inside a buffer, or a field of another size: no layout, the field stays hex.
+  Bytes full = {1};
+  put_text(full, std::string_view("abcdefgh" "x\0\0\0\0\0\0\0", 16));
+  EXPECT_EQ(f.render("TEST", "ZBUF", full), "(no layout)");
+  Bytes shorter(zeros.begin(), zeros.end() - 1);
+  EXPECT_EQ(f.render("TEST", "ZBUF", shorter), "(no layout)");
+  // Text that cannot fit the buffer (with its zero and the bytes kept after it) is an error.
+  for (const char* text : {"flags=1 meshes=[\"abcdefgh\", \"\"]", "flags=1 meshes=[\"abc\"+0102030405, \"\"]",
+                           "flags=1 meshes=[\"ab\"+zz, \"\"]"}) {
+    try {
+      f.parse("TEST", "ZBUF", text);
+      ADD_FAILURE() << text;
+    } catch (const SyntaxError& e) {
+      EXPECT_TRUE(e.message().find("holds 8 bytes") != std::string::npos ||
+                  e.message().find("hex digits after '+'") != std::string::npos)
+          << e.message();
+    }
+  }
+  // Inside structs and to-the-end arrays of them.
+  Bytes lods;
+  put_text(lods, std::string_view("a.n\0\x01\0" "\x02" "\0\0\0\0\0\0" "\x03", 14));
+  EXPECT_EQ(f.render("TEST", "ZBST", lods), "[{mesh=\"a.n\"+01 level=2}, {mesh=\"\" level=3}]");
+}
+
 TEST(LayoutLanguage, FixedValuesChooseAmongLayoutsOfAField) {
   Fixture f;
   Bytes topic;
@@ -485,6 +528,7 @@ TEST(LayoutLanguage, TableMistakesAreErrorsWithTheirLine) {
   EXPECT_NE(error_of("field XREC ABCD if wat a:u32").find("unknown condition"), std::string::npos);
   EXPECT_NE(error_of("field XREC ABCD a:u32=zz").find("fixed value"), std::string::npos);
   EXPECT_NE(error_of("header XREC NoSuchFlags").find("no flags named"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD a:zstring1").find("zstringN with N from 2"), std::string::npos);
   // A label meaning two bits among the sets one record type may use.
   EXPECT_NE(error_of("flags A\n  0x1 Same\nflags B\n  0x2 Same\nheader REFR if NAME->LIGH A\nheader REFR B\n")
                 .find("'Same' names"),

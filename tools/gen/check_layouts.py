@@ -9,8 +9,8 @@ Usage:
    `struct Name member:type ...` (and `tuple`, a struct written by position: the same bytes),
    `field RECORDS SIG [if COND]... member:type ...`,
    `sections RECORDS SIG ...`, `header RECORDS [if COND]... FlagsName`. Types: u8..u64 i8..i64
-   x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring lstring chars bytes bytesN str8/16/32
-   zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
+   x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring zstringN lstring chars bytes bytesN
+   str8/16/32 zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
    counted by earlier members [@count] / [@rows*columns];
    fixed values name:type=VALUE. Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
    FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
@@ -65,7 +65,8 @@ Fit: members are read in order and must take the field exactly. Scalars and byte
 a fixed value must match; [N] N elements; [#uN] a count then that many; [] elements until the
 end; str8/16/32 a length then that many bytes; zstr8/16/32 the same with a final zero byte
 counted in the length; a zstring ends at its first zero byte, or when it is the last member of
-the field takes the rest, which must end with a zero byte; chars and bytes take any rest; lstring
+the field takes the rest, which must end with a zero byte; zstringN takes N bytes, a zero byte among
+them (the bytes after it are kept, whatever they hold); chars and bytes take any rest; lstring
 is a zstring in normal plugins and exactly 4 bytes (a string id) in localized ones (TES4 0x80).
 Header flags: the record type's `header` lines in order, then the `header *` lines, the first whose
 conditions hold names the bits; with none, the built-in sets (TES4: ESM, Localized, ESL; others:
@@ -99,6 +100,7 @@ PREFIXED = {"str8": (1, "B", False), "str16": (2, "H", False), "str32": (4, "I",
             "zstr8": (1, "B", True), "zstr16": (2, "H", True), "zstr32": (4, "I", True)}
 REST_TYPES = {"chars", "bytes", "lstring"}   # always take the rest of the field
 COUNT_TYPES = {"#u8": (1, "B"), "#u16": (2, "H"), "#u32": (4, "I")}
+ZBUF_RE = re.compile(r"zstring([1-9][0-9]*)")  # zstringN: N bytes, a zero-ended string then leftovers
 
 # Built-in header flag names (the C++ defaults when a game has no `header` lines).
 DEFAULT_RECORD_FLAGS = {0x20: "Deleted", 0x400: "Persistent", 0x800: "InitiallyDisabled",
@@ -163,6 +165,8 @@ class Member:
             self.elem_static = SCALAR_SIZES[base]
         elif re.fullmatch(r"bytes[1-9][0-9]*", base):
             self.elem_static = int(base[5:])
+        elif ZBUF_RE.fullmatch(base):
+            self.elem_static = int(base[7:])
         else:
             self.elem_static = None  # strings, chars, bytes
         if self.elem_static is None or self.count == 0 or isinstance(self.count, (str, tuple)):
@@ -197,6 +201,7 @@ class Layout:
                           for m in members)
         sizes = [m.static for m in members]
         self.static = None if None in sizes else sum(sizes)
+        # Fixed values, and zstringN (fixed size, but its zero must be inside): read, not sized.
         self.has_fixed = any(_has_fixed(m) for m in members)
         # Fast path (no decoding): fixed-size members, then at most one open tail as in v1.
         head, last = members[:-1], members[-1]
@@ -227,7 +232,7 @@ class Layout:
 
 
 def _has_fixed(m):
-    if m.fixed_text is not None:
+    if m.fixed_text is not None or ZBUF_RE.fullmatch(m.base):
         return True
     return m.struct is not None and any(_has_fixed(x) for x in m.struct.members)
 
@@ -314,8 +319,12 @@ def parse_layouts(path):
                 return None
         elif not (base in SCALAR_SIZES or base in PREFIXED or base in REST_TYPES or base == "zstring"
                   or re.fullmatch(r"bytes[1-9][0-9]*", base)):
-            err(num, f"unknown type '{base}'")
-            return None
+            if not ZBUF_RE.fullmatch(base):
+                err(num, f"unknown type '{base}'")
+                return None
+            if not 2 <= int(base[7:]) <= 65535:
+                err(num, f"'{base}': expected zstringN with N from 2 to 65535")
+                return None
         if sname is not None:
             if base == "formid":
                 types = sname.split("|")
@@ -789,6 +798,12 @@ def read_one(m, data, pos, localized, last):
         if pos + size > n:
             raise Unfit
         return pos + size, data[pos:pos + size].hex().upper()
+    if ZBUF_RE.fullmatch(b):
+        size = int(b[7:])
+        end = data.find(b"\0", pos, pos + size)
+        if pos + size > n or end < 0:
+            raise Unfit
+        return pos + size, data[pos:end].decode("cp1252", "replace")
     if b in PREFIXED:
         size, code, zero = PREFIXED[b]
         if pos + size > n:

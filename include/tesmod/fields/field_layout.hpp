@@ -42,6 +42,7 @@ enum class ValueType : std::uint8_t {
   Bytes,    // raw bytes: `bytesN` (N of them) or `bytes` (the rest of the field)
   Str8, Str16, Str32,     // a length of 1/2/4 bytes, then the text (no terminator)
   ZStr8, ZStr16, ZStr32,  // the same, the length counting a final zero byte that must be there
+  ZBuffer,  // `zstringN`: N bytes holding a zero-ended string, then leftover bytes (kept as they are)
   Struct,                 // members of a `struct` line
 };
 
@@ -65,7 +66,7 @@ struct LayoutMember {
   std::uint32_t count = 1;            // elements; fixed arrays `[N]`
   bool array = false;                 // written as an array (`[]` or `[N]`)
   bool open = false;                  // `[]`, `bytes`, strings: takes the rest of the field
-  std::uint32_t byte_count = 0;       // bytesN: N
+  std::uint32_t byte_count = 0;       // bytesN, zstringN: N
   std::vector<Signature> form_types;  // formid only: the record types it may name (`formid/RACE|NPC_`); empty: any
   const StructLayout* structure = nullptr;   // Struct: its members
   std::uint8_t count_prefix = 0;             // `[#u8]` 1, `[#u16]` 2, `[#u32]` 4: the element count stored before
@@ -102,7 +103,7 @@ inline std::uint32_t LayoutMember::element_size() const {
     case ValueType::Sig:
       return 4;
     case ValueType::U64: case ValueType::I64: case ValueType::X64: return 8;
-    case ValueType::Bytes: return byte_count;
+    case ValueType::Bytes: case ValueType::ZBuffer: return byte_count;
     case ValueType::Struct: return structure ? structure->size : 0;
     default: return 0;  // strings
   }
