@@ -141,6 +141,7 @@ std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, s
   std::size_t at = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const LayoutMember& m = members[i];
+    if (m.optional && field_end && at == data.size()) break;  // the field ends before its optional members
     const auto size = measure_member(m, data.subspan(at), field_end && i + 1 == members.size(), localized,
                                      values.first(std::min(i, values.size())));
     if (!size) return std::nullopt;

@@ -369,6 +369,7 @@ void parse_sequence(std::vector<std::uint8_t>& out, std::span<const LayoutMember
   }
   for (std::size_t i = 0; i < members.size(); ++i) {
     const LayoutMember& m = members[i];
+    if (m.optional && field_end && line.at_end()) break;  // the field ends before its optional members
     if (named) line.expect_key(m.name);
     const std::size_t start = out.size();
     parse_member(out, m, line, context, field_end && i + 1 == members.size(), values.first(i));

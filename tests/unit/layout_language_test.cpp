@@ -49,6 +49,7 @@ field TEST ZS16 text:zstr16
 field TEST ZBUF flags:u8 meshes:zstring8[2]
 struct Lod mesh:zstring6 level:u8
 field TEST ZBST lods:Lod[]
+field TEST OPTL a:u8 b:u16? items:formid[]?
 field DEBR DATA percent:u8 model:zstring flags:u8
 field REFR PDTO type:u32/TopicType=0 topic:formid/DIAL
 field REFR PDTO type:u32/TopicType=Subtype subtype:sig
@@ -350,6 +351,32 @@ TEST(LayoutLanguage, StringsInFixedSizeBuffersKeepTheirLeftoverBytes) {
   Bytes lods;
   put_text(lods, std::string_view("a.n\0\x01\0" "\x02" "\0\0\0\0\0\0" "\x03", 14));
   EXPECT_EQ(f.render("TEST", "ZBST", lods), "[{mesh=\"a.n\"+01 level=2}, {mesh=\"\" level=3}]");
+}
+
+TEST(LayoutLanguage, OptionalMembersLetTheFieldEndBeforeThem) {
+  Fixture f;
+  // The field may end before b, or before items; b cannot be cut in half.
+  EXPECT_EQ(f.render("TEST", "OPTL", {7}), "a=7");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2, 1}), "a=7 b=258");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2, 1, 0x34, 0x12, 0, 0}), "a=7 b=258 items=[BlueTexture]");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2}), "(no layout)");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2, 1, 0x34}), "(no layout)");
+  // Text with fewer members is a shorter field; a member cannot be skipped in the middle.
+  EXPECT_EQ(f.parse("TEST", "OPTL", "a=9"), (Bytes{9}));
+  EXPECT_EQ(f.parse("TEST", "OPTL", "a=9 b=1"), (Bytes{9, 1, 0}));
+  EXPECT_THROW(f.parse("TEST", "OPTL", "a=9 items=[BlueTexture]"), SyntaxError);
+  // Only a field's members, and all after the first optional one.
+  auto error_of = [](std::string_view table) -> std::string {
+    try {
+      LayoutTable::parse(table, "t.layouts");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of("field XREC ABCD a:u8 b:u8? c:u8").find("mark it optional too"), std::string::npos);
+  EXPECT_NE(error_of("struct S a:u8 b:u8?").find("only a field's members"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD a:u8?").find("first member"), std::string::npos);
 }
 
 TEST(LayoutLanguage, FixedValuesChooseAmongLayoutsOfAField) {

@@ -12,7 +12,7 @@ Usage:
    x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring zstringN lstring chars bytes bytesN
    str8/16/32 zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
    counted by earlier members [@count] / [@rows*columns];
-   fixed values name:type=VALUE. Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
+   fixed values name:type=VALUE; optional members name:type? (the field may end before them). Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
    FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
    (headers). A field type is four characters, or 0x and eight hex digits (the four bytes
    read little-endian) for one that is not printable. '#' starts a comment at the start of a
@@ -132,7 +132,7 @@ def sig_text(sig):
 
 
 TYPE_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:/([A-Za-z0-9_|]+))?"
-                     r"(?:\[(\d*|#u8|#u16|#u32|@[a-z][a-z0-9-]*(?:\*[a-z][a-z0-9-]*)?)\])?(?:=(-?[A-Za-z0-9_]+))?$")
+                     r"(?:\[(\d*|#u8|#u16|#u32|@[a-z][a-z0-9-]*(?:\*[a-z][a-z0-9-]*)?)\])?(?:=(-?[A-Za-z0-9_]+))?(\?)?$")
 COMMENT_RE = re.compile(r"(^|(?<=[ \t]))#.*$")
 NUMBER_RE = re.compile(r"^-?(?:0x[0-9A-Fa-f]+|[0-9]+)$")
 
@@ -153,12 +153,13 @@ class Struct:
 class Member:
     """One member. count: None scalar, 0 to the end, N fixed, '#u8'/'#u16'/'#u32' counted."""
     __slots__ = ("name", "base", "set_name", "types", "count", "struct", "fixed_text", "fixed",
-                 "elem_static", "static", "line")
+                 "elem_static", "static", "line", "optional")
 
     def __init__(self, name, base, set_name, types, count, struct_def, fixed_text, line):
         self.name, self.base, self.set_name, self.types = name, base, set_name, types
         self.count, self.struct, self.fixed_text, self.line = count, struct_def, fixed_text, line
         self.fixed = None  # resolved fixed value (int) once the sets are known
+        self.optional = False  # `name:type?`: the field may end before it
         if struct_def is not None:
             self.elem_static = struct_def.static
         elif base in SCALAR_SIZES:
@@ -200,9 +201,9 @@ class Layout:
         self.opaque = all(m.base.startswith("bytes") and m.count is None and m.struct is None
                           for m in members)
         sizes = [m.static for m in members]
-        self.static = None if None in sizes else sum(sizes)
+        self.static = None if None in sizes or any(m.optional for m in members) else sum(sizes)
         # Fixed values, and zstringN (fixed size, but its zero must be inside): read, not sized.
-        self.has_fixed = any(_has_fixed(m) for m in members)
+        self.has_fixed = any(_has_fixed(m) or m.optional for m in members)
         # Fast path (no decoding): fixed-size members, then at most one open tail as in v1.
         head, last = members[:-1], members[-1]
         self.simple = not self.has_fixed and all(m.static is not None for m in head) and (
@@ -307,7 +308,10 @@ def parse_layouts(path):
         if not m:
             err(num, f"bad type '{typ}'")
             return None
-        base, sname, count_text, fixed_text = m.groups()
+        base, sname, count_text, fixed_text, optional = m.groups()
+        if optional and in_struct:
+            err(num, f"'{word}': only a field's members can be optional")
+            return None
         struct_def = None
         types = None
         if base[0].isupper():
@@ -364,6 +368,7 @@ def parse_layouts(path):
             err(num, f"{base} takes the rest of the field: not inside a struct ('{word}')")
             return None
         mem = Member(name, base, sname, types, count, struct_def, fixed_text, num)
+        mem.optional = bool(optional)
         if sname is not None:
             refs.append((sname, num, mem))
         elif fixed_text is not None and not NUMBER_RE.match(fixed_text):
@@ -597,6 +602,13 @@ def parse_layouts(path):
             err(num, "duplicate member name")
             continue
         ok = True
+        if members[0].optional:
+            err(num, "the first member cannot be optional")
+            ok = False
+        for before, mem in zip(members, members[1:]):
+            if before.optional and not mem.optional:
+                err(num, f"'{mem.name}' follows an optional member: mark it optional too")
+                ok = False
         for i, mem in enumerate(members):
             last = i == len(members) - 1
             if not last and (mem.count == 0 or mem.base in REST_TYPES):
@@ -741,6 +753,8 @@ def read_seq(members, data, pos, localized, top):
     siblings = {}  # integer members read so far, for [@count] arrays
     last_index = len(members) - 1
     for i, m in enumerate(members):
+        if m.optional and top and pos == len(data):
+            break  # the field ends before its optional members
         pos, v = read_member(m, data, pos, localized, top and i == last_index, siblings)
         if m.count is None and m.is_int():
             siblings[m.name] = v

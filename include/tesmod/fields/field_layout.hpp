@@ -75,6 +75,7 @@ struct LayoutMember {
   std::int16_t count_member = -1;
   std::int16_t count_member2 = -1;
   std::optional<std::uint64_t> fixed_value;  // `name:type=VALUE`: the layout fits only this value
+  bool optional = false;  // `name:type?` (a field's members only): the field may end before it
 
   // Bytes of one element; 0 when the member takes the rest of the field or its size depends on
   // the bytes (prefixed strings, structs holding them, a zstring not at the end). Inline: it runs
@@ -152,7 +153,8 @@ std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const
                                           bool localized, std::span<const std::uint64_t> siblings = {});
 // Walks a sequence of members (a layout's or a struct's) over data, giving each member's bytes to
 // on(index, bytes) in order. Returns the bytes taken, or nullopt when data does not read as the
-// sequence. field_end: the sequence ends the field, so its last member may take the rest.
+// sequence. field_end: the sequence ends the field, so its last member may take the rest, and it
+// may end before an optional member (`name:type?`), leaving it and the members after it out.
 std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
                                         bool field_end, bool localized,
                                         const std::function<void(std::size_t, std::span<const std::uint8_t>)>& on = {});
