@@ -61,7 +61,8 @@ its member of that name is not a single integer); member->TYPE at the record tha
 names, known only when that record is in the same plugin (else the condition is false; a NULL
 FormID is false too). Header lines take only NAME->TYPE conditions: the first NAME field of the
 record.
-Fit: members are read in order and must take the field exactly. Scalars and bytesN their size;
+Fit: members are read in order and must take the field exactly (a field that ends right before an
+optional member, name:type?, leaves it and the members after it out). Scalars and bytesN their size;
 a fixed value must match; [N] N elements; [#uN] a count then that many; [] elements until the
 end; str8/16/32 a length then that many bytes; zstr8/16/32 the same with a final zero byte
 counted in the length; a zstring ends at its first zero byte, or when it is the last member of
@@ -986,27 +987,9 @@ class Plugin:
         self.masters = 0
         self.formid_types = self._scan_types()
 
-    def _scan_types(self):
-        """FormID -> record type for every record of this plugin (headers only)."""
-        d = self.data
-        hs = self.header_size
-        n = len(d)
-        p = 0
-        out = {}
-        unpack = struct.unpack_from
-        while p + hs <= n:
-            sig = d[p:p + 4]
-            size, _, formid = unpack("<III", d, p + 4)
-            if sig == b"GRUP":
-                p += hs
-                continue
-            if sig != b"TES4":  # FormID 0 is NULL, not the file header
-                out[formid] = sig.decode("latin-1")
-            p += hs + size
-        return out
-
-    def records(self):
-        """Yields (record type, formid, flags, fields) where fields is a list of (sig, bytes)."""
+    def _headers(self):
+        """Yields (offset, record type as bytes, data size, flags, formid) for every record,
+        stepping into groups (whose records follow their 20/24-byte headers)."""
         d = self.data
         hs = self.header_size
         n = len(d)
@@ -1018,8 +1001,20 @@ class Plugin:
             if sig == b"GRUP":
                 p += hs
                 continue
-            body = d[p + hs:p + hs + size]
+            yield p, sig, size, flags, formid
             p += hs + size
+
+    def _scan_types(self):
+        """FormID -> record type for every record of this plugin (headers only)."""
+        # FormID 0 is NULL, not the file header.
+        return {formid: sig.decode("latin-1") for _, sig, _, _, formid in self._headers() if sig != b"TES4"}
+
+    def records(self):
+        """Yields (record type, formid, flags, fields) where fields is a list of (sig, bytes)."""
+        d = self.data
+        hs = self.header_size
+        for p, sig, size, flags, formid in self._headers():
+            body = d[p + hs:p + hs + size]
             if flags & 0x00040000:
                 body = zlib.decompress(body[4:])
             rec = sig.decode("latin-1")
