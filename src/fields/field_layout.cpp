@@ -29,14 +29,16 @@ bool LayoutMember::is_string() const {
   switch (type) {
     case ValueType::ZString: case ValueType::LString: case ValueType::Chars:
     case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
-    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32:
+    case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32: case ValueType::ZBuffer:
       return true;
     default: return false;
   }
 }
 
 bool LayoutMember::plain_elements() const {
-  return element_size() != 0 && !fixed_value && (type != ValueType::Struct || structure->plain);
+  // A zstringN has a fixed size but must hold its zero: measured, never taken on size alone.
+  return element_size() != 0 && !fixed_value && type != ValueType::ZBuffer &&
+         (type != ValueType::Struct || structure->plain);
 }
 
 bool LayoutMember::variable() const {
@@ -84,6 +86,12 @@ std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<cons
       if (end == data.end()) return std::nullopt;
       return std::size_t(end - data.begin()) + 1;
     }
+    case ValueType::ZBuffer: {  // the string's zero must be inside the buffer
+      if (data.size() < m.byte_count) return std::nullopt;
+      const auto buffer = data.first(m.byte_count);
+      if (std::find(buffer.begin(), buffer.end(), std::uint8_t{0}) == buffer.end()) return std::nullopt;
+      return m.byte_count;
+    }
     case ValueType::Struct:
       if (m.structure->plain) return data.size() >= m.structure->size ? std::optional<std::size_t>(m.structure->size) : std::nullopt;
       return walk_members(m.structure->members, data, false, localized);
@@ -123,6 +131,7 @@ std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, s
   std::size_t at = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const LayoutMember& m = members[i];
+    if (m.optional && field_end && at == data.size()) break;  // the field ends before its optional members
     const auto size = measure_member(m, data.subspan(at), field_end && i + 1 == members.size(), localized,
                                      values.first(std::min(i, values.size())));
     if (!size) return std::nullopt;

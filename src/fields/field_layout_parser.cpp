@@ -172,7 +172,7 @@ class LayoutTableParser {
     for (const LayoutMember& m : s.members) variable = variable || m.variable();
     if (variable) s.size = 0;
     s.plain = s.size > 0 && std::all_of(s.members.begin(), s.members.end(), [](const LayoutMember& m) {
-      return !m.fixed_value && (m.type != ValueType::Struct || m.structure->plain);
+      return !m.fixed_value && m.type != ValueType::ZBuffer && (m.type != ValueType::Struct || m.structure->plain);
     });
     s.positional = words[0] == "tuple";
     if (s.positional && (!s.plain || std::any_of(s.members.begin(), s.members.end(), [](const LayoutMember& m) {
@@ -205,11 +205,17 @@ class LayoutTableParser {
       layout.members.push_back(std::move(m));
     }
     resolve_counts(layout.members);
+    for (std::size_t i = 1; i < layout.members.size(); ++i)
+      if (layout.members[i - 1].optional && !layout.members[i].optional)
+        fail(fmt::format("'{}' follows an optional member: mark it optional too (the field ends before one of them)",
+                         layout.members[i].name));
+    if (!layout.members.empty() && layout.members[0].optional) fail("the first member cannot be optional");
     // A zstring takes the rest of the field when it is the last member, else ends at its zero.
     for (std::size_t i = 0; i + 1 < layout.members.size(); ++i)
       if (layout.members[i].type == ValueType::ZString) layout.members[i].open = false;
     for (const LayoutMember& m : layout.members) {
-      if (m.variable() || m.fixed_value || m.type == ValueType::Struct) layout.simple = false;
+      if (m.variable() || m.fixed_value || m.optional || m.type == ValueType::Struct || m.type == ValueType::ZBuffer)
+        layout.simple = false;
       if (!m.open) layout.fixed_size += m.element_size() * m.count;
     }
     if (!layout.simple) layout.fixed_size = 0;
@@ -367,6 +373,11 @@ class LayoutTableParser {
     for (const LayoutMember& other : before)
       if (other.name == m.name) fail(fmt::format("member '{}' appears twice", m.name));
     std::string_view type = spec.substr(colon + 1);
+    if (type.ends_with('?')) {  // the field may end before this member
+      if (!in_field) fail(fmt::format("'{}': only a field's members can be optional", spec));
+      m.optional = true;
+      type.remove_suffix(1);
+    }
     std::string_view fixed;
     if (const auto eq = type.find('='); eq != std::string_view::npos) {
       fixed = type.substr(eq + 1);
@@ -417,6 +428,13 @@ class LayoutTableParser {
         if (!n || *n == 0 || *n > 65535) fail(fmt::format("'{}': expected bytes or bytesN", type));
         m.byte_count = std::uint32_t(*n);
       }
+    }
+    if (!known && type.starts_with("zstring") && type.size() > 7) {  // zstringN: a string in N bytes
+      const auto n = parse_uint(type.substr(7));
+      if (!n || *n < 2 || *n > 65535) fail(fmt::format("'{}': expected zstringN with N from 2 to 65535", type));
+      m.type = ValueType::ZBuffer;
+      m.byte_count = std::uint32_t(*n);
+      known = true;
     }
     if (!known && !type.empty() && type[0] >= 'A' && type[0] <= 'Z') {
       const auto it = structs_by_name_.find(std::string(type));

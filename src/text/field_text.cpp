@@ -76,6 +76,17 @@ void append_element(std::string& out, const LayoutMember& m, const std::uint8_t*
       else append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), 4), *context.codec);
       return;
     case ValueType::Bytes: append_hex(out, {p, m.byte_count}); return;
+    case ValueType::ZBuffer: {  // "text", then +HEX: the bytes after its zero up to the last that is not zero
+      const std::uint8_t* zero = std::find(p, p + m.byte_count, std::uint8_t{0});
+      append_quoted(out, std::string_view(reinterpret_cast<const char*>(p), std::size_t(zero - p)), *context.codec);
+      const std::uint8_t* end = p + m.byte_count;
+      while (end > zero + 1 && end[-1] == 0) --end;
+      if (end > zero + 1) {
+        out += '+';
+        append_hex(out, {zero + 1, std::size_t(end - zero - 1)});
+      }
+      return;
+    }
     default: append_integer(out, m, fields::load_member_integer(m, p)); return;
   }
 }
@@ -249,6 +260,23 @@ void parse_element(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSc
       out.insert(out.end(), bytes->begin(), bytes->end());
       return;
     }
+    case ValueType::ZBuffer: {
+      const std::size_t at = line.position();
+      const std::string text = line.quoted_string(*context.codec);
+      if (text.find('\0') != std::string::npos) line.fail_at(at, fmt::format("{} ends at its first zero byte: the text cannot hold one", m.name));
+      const std::size_t start = out.size();
+      out.insert(out.end(), text.begin(), text.end());
+      out.push_back(0);
+      if (line.peek() == '+') {  // the bytes kept after the zero
+        line.accept('+');
+        const std::size_t hex_at = line.position();
+        if (!append_parsed_hex(line.word(), out)) line.fail_at(hex_at, "expected hex digits after '+', two per byte");
+      }
+      if (out.size() - start > m.byte_count)
+        line.fail_at(at, fmt::format("{} holds {} (the text, its zero and the bytes after it)", m.name, counted(m.byte_count, "byte")));
+      out.resize(start + m.byte_count, 0);
+      return;
+    }
     default: {
       const std::size_t at = line.position();
       const std::uint64_t value = parse_integer(m, line);
@@ -409,6 +437,7 @@ void parse_sequence(std::vector<std::uint8_t>& out, std::span<const LayoutMember
   }
   for (std::size_t i = 0; i < members.size(); ++i) {
     const LayoutMember& m = members[i];
+    if (m.optional && field_end && line.at_end()) break;  // the field ends before its optional members
     if (named) line.expect_key(m.name);
     const std::size_t start = out.size();
     parse_member(out, m, line, context, field_end && i + 1 == members.size(), values.first(i));
@@ -747,12 +776,17 @@ void rule_out_layouts_by_keys(std::span<const FieldLayout* const> layouts, std::
       if (depth == 0 && i < text.size() && text[i] == '=') keys[found++] = text.substr(start, i - start);
     }
   }
+  // A layout reads the keys of its members in order, all of them or, when the field ends before
+  // its optional members, the ones before: between `least` and n keys. found < wanted: the text
+  // has exactly found keys; found == wanted: at least that many.
   for (std::size_t k = 0; k < layouts.size(); ++k) {
     if (!holds[k]) continue;
-    const std::size_t n = keys_of(*layouts[k]);
-    const std::size_t checked = std::min(n, wanted);
-    bool fits = found >= checked && (n >= wanted || found == n);
-    for (std::size_t i = 0; fits && i < checked; ++i) fits = keys[i] == layouts[k]->members[i].name;
+    const FieldLayout& l = *layouts[k];
+    const std::size_t n = keys_of(l);
+    std::size_t least = n;
+    while (least > 0 && l.members[least - 1].optional) --least;
+    bool fits = found < wanted ? found >= least && found <= n : n >= wanted;
+    for (std::size_t i = 0; fits && i < std::min(found, n); ++i) fits = keys[i] == l.members[i].name;
     if (!fits) holds[k] = 0;
   }
 }

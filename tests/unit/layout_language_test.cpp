@@ -46,6 +46,10 @@ tuple Point x:i16 y:i16
 field TEST TUPL points:Point[]
 field TEST CNTD count:u32 unused:u8 items:formid[@count] grid:Grid
 field TEST ZS16 text:zstr16
+field TEST ZBUF flags:u8 meshes:zstring8[2]
+struct Lod mesh:zstring6 level:u8
+field TEST ZBST lods:Lod[]
+field TEST OPTL a:u8 b:u16? items:formid[]?
 field DEBR DATA percent:u8 model:zstring flags:u8
 field REFR PDTO type:u32/TopicType=0 topic:formid/DIAL
 field REFR PDTO type:u32/TopicType=Subtype subtype:sig
@@ -367,6 +371,48 @@ field TEST HGTS offset:f32 heights:i8[4] bits:x32[2]
   EXPECT_NE(error("VERT", "[(1 2 3)"), "no error");
 }
 
+// A reader rules out layouts of a field by the text's `name=` keys before it tries any: it may
+// rule out only layouts that could not read the text (keys in another order, too few or too
+// many, optional members left out or not), whatever else the text holds.
+TEST(LayoutLanguage, LayoutsAreRuledOutOnlyByKeysTheyCannotRead) {
+  const LayoutTable table = LayoutTable::parse(R"(
+struct Pair a:u8 b:u8
+field TEST KEYS x:u8 y:u8 z:u8
+field TEST KEYS x:u8 y:u8
+field TEST KEYS x:u8 w:Pair v:u8? u:u8?
+field TEST KEYS value:u32
+field TEST KEYS x:u8 y:u16 z:u8
+)", "keys.layouts");
+  const auto layouts = table.find(sig("TEST"), sig("KEYS"));
+  ASSERT_EQ(layouts.size(), 5u);
+  const auto kept = [&](std::string_view text) {
+    std::vector<char> holds(layouts.size(), 1);
+    rule_out_layouts_by_keys(layouts, text, holds);
+    std::string out;
+    for (char h : holds) out += h ? '1' : '0';
+    return out;
+  };
+  EXPECT_EQ(kept("x=1 y=2 z=3"), "10001");
+  EXPECT_EQ(kept("x=1 y=2"), "01000");
+  EXPECT_EQ(kept(" x=1  w={a=1 b=2}"), "00100");  // no optional members
+  EXPECT_EQ(kept("x=1 w={a=1 b=2} v=3"), "00100");
+  EXPECT_EQ(kept("x=1 w={a=1 b=2} v=3 u=4"), "00100");
+  // Only as many keys are read as tell the layouts apart (three here): one key too many is left
+  // for the parse to find.
+  EXPECT_EQ(kept("x=1 w={a=1 b=2} v=3 u=4 t=5"), "00100");
+  EXPECT_EQ(kept("x=1 w={a=1 b=2} u=4"), "00000");  // optional members in order only
+  EXPECT_EQ(kept("7"), "00010");
+  EXPECT_EQ(kept("[1, 2]"), "00010");  // a single member's value: no keys at all
+  EXPECT_EQ(kept(R"(x="y=1 z=2" y=2)"), "01000");  // keys inside quotes, brackets or braces are not the field's
+  EXPECT_EQ(kept("x=[(1 2) {y=3}] y=2"), "01000");
+  EXPECT_EQ(kept("y=1 x=2"), "00000");
+  // Layouts whose names all agree are never told apart by keys: all stay.
+  const LayoutTable same = LayoutTable::parse("field TEST SAME a:u8 b:u8\nfield TEST SAME a:u16 b:u16\n", "same.layouts");
+  std::vector<char> holds(2, 1);
+  rule_out_layouts_by_keys(same.find(sig("TEST"), sig("SAME")), "c=1", holds);
+  EXPECT_EQ(holds, std::vector<char>({1, 1}));
+}
+
 TEST(LayoutLanguage, PrefixedStringsAndMembersAfterAString) {
   Fixture f;
   Bytes s8 = {3, 'a', 'b', 'c', 9};
@@ -390,6 +436,72 @@ TEST(LayoutLanguage, PrefixedStringsAndMembersAfterAString) {
   EXPECT_EQ(f.render("DEBR", "DATA", debr), "percent=50 model=\"rock.nif\" flags=1");
   Bytes unterminated = {50, 'r', 'o', 'c', 'k'};
   EXPECT_EQ(f.render("DEBR", "DATA", unterminated), "(no layout)");
+}
+
+TEST(LayoutLanguage, StringsInFixedSizeBuffersKeepTheirLeftoverBytes) {
+  Fixture f;
+  // zstring8: eight bytes, a zero-ended string and then leftover bytes. All zero: the text alone.
+  Bytes zeros = {1};
+  put_text(zeros, std::string_view("ab\0\0\0\0\0\0" "abcdefg\0", 16));
+  EXPECT_EQ(f.render("TEST", "ZBUF", zeros), "flags=1 meshes=[\"ab\", \"abcdefg\"]");
+  // Leftovers that are not zero follow the text as +HEX, up to the last byte that is not zero
+  // (the zeros after it are put back on reading): the bytes read back exactly.
+  Bytes junk = {1};
+  put_text(junk, std::string_view("ab\0\x7F\0\x10\0\0" "\0\0\0\0\0\0\0\xFF", 16));
+  EXPECT_EQ(f.render("TEST", "ZBUF", junk), "flags=1 meshes=[\"ab\"+7F0010, \"\"+000000000000FF]");
+  EXPECT_EQ(f.parse("TEST", "ZBUF", "flags=1 meshes=[\"ab\"+7F0010, \"\"+000000000000FF]"), junk);
+  // Edited text: a shorter or longer string moves the zero; the buffer stays eight bytes.
+  Bytes edited = {1};
+  put_text(edited, std::string_view("abcd\0\0\0\0" "x\0\0\0\0\0\0\0", 16));
+  EXPECT_EQ(f.parse("TEST", "ZBUF", "flags=1 meshes=[\"abcd\", \"x\"]"), edited);
+  // No zero inside a buffer, or a field of another size: no layout, the field stays hex.
+  Bytes full = {1};
+  put_text(full, std::string_view("abcdefgh" "x\0\0\0\0\0\0\0", 16));
+  EXPECT_EQ(f.render("TEST", "ZBUF", full), "(no layout)");
+  Bytes shorter(zeros.begin(), zeros.end() - 1);
+  EXPECT_EQ(f.render("TEST", "ZBUF", shorter), "(no layout)");
+  // Text that cannot fit the buffer (with its zero and the bytes kept after it) is an error.
+  for (const char* text : {"flags=1 meshes=[\"abcdefgh\", \"\"]", "flags=1 meshes=[\"abc\"+0102030405, \"\"]",
+                           "flags=1 meshes=[\"ab\"+zz, \"\"]"}) {
+    try {
+      f.parse("TEST", "ZBUF", text);
+      ADD_FAILURE() << text;
+    } catch (const SyntaxError& e) {
+      EXPECT_TRUE(e.message().find("holds 8 bytes") != std::string::npos ||
+                  e.message().find("hex digits after '+'") != std::string::npos)
+          << e.message();
+    }
+  }
+  // Inside structs and to-the-end arrays of them.
+  Bytes lods;
+  put_text(lods, std::string_view("a.n\0\x01\0" "\x02" "\0\0\0\0\0\0" "\x03", 14));
+  EXPECT_EQ(f.render("TEST", "ZBST", lods), "[{mesh=\"a.n\"+01 level=2}, {mesh=\"\" level=3}]");
+}
+
+TEST(LayoutLanguage, OptionalMembersLetTheFieldEndBeforeThem) {
+  Fixture f;
+  // The field may end before b, or before items; b cannot be cut in half.
+  EXPECT_EQ(f.render("TEST", "OPTL", {7}), "a=7");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2, 1}), "a=7 b=258");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2, 1, 0x34, 0x12, 0, 0}), "a=7 b=258 items=[BlueTexture]");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2}), "(no layout)");
+  EXPECT_EQ(f.render("TEST", "OPTL", {7, 2, 1, 0x34}), "(no layout)");
+  // Text with fewer members is a shorter field; a member cannot be skipped in the middle.
+  EXPECT_EQ(f.parse("TEST", "OPTL", "a=9"), (Bytes{9}));
+  EXPECT_EQ(f.parse("TEST", "OPTL", "a=9 b=1"), (Bytes{9, 1, 0}));
+  EXPECT_THROW(f.parse("TEST", "OPTL", "a=9 items=[BlueTexture]"), SyntaxError);
+  // Only a field's members, and all after the first optional one.
+  auto error_of = [](std::string_view table) -> std::string {
+    try {
+      LayoutTable::parse(table, "t.layouts");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of("field XREC ABCD a:u8 b:u8? c:u8").find("mark it optional too"), std::string::npos);
+  EXPECT_NE(error_of("struct S a:u8 b:u8?").find("only a field's members"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD a:u8?").find("first member"), std::string::npos);
 }
 
 TEST(LayoutLanguage, FixedValuesChooseAmongLayoutsOfAField) {
@@ -568,6 +680,7 @@ TEST(LayoutLanguage, TableMistakesAreErrorsWithTheirLine) {
   EXPECT_NE(error_of("field XREC ABCD if wat a:u32").find("unknown condition"), std::string::npos);
   EXPECT_NE(error_of("field XREC ABCD a:u32=zz").find("fixed value"), std::string::npos);
   EXPECT_NE(error_of("header XREC NoSuchFlags").find("no flags named"), std::string::npos);
+  EXPECT_NE(error_of("field XREC ABCD a:zstring1").find("zstringN with N from 2"), std::string::npos);
   // A label meaning two bits among the sets one record type may use.
   EXPECT_NE(error_of("flags A\n  0x1 Same\nflags B\n  0x2 Same\nheader REFR if NAME->LIGH A\nheader REFR B\n")
                 .find("'Same' names"),

@@ -9,10 +9,10 @@ Usage:
    `struct Name member:type ...` (and `tuple`, a struct written by position: the same bytes),
    `field RECORDS SIG [if COND]... member:type ...`,
    `sections RECORDS SIG ...`, `header RECORDS [if COND]... FlagsName`. Types: u8..u64 i8..i64
-   x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring lstring chars bytes bytesN str8/16/32
-   zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
+   x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring zstringN lstring chars bytes bytesN
+   str8/16/32 zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
    counted by earlier members [@count] / [@rows*columns];
-   fixed values name:type=VALUE. Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
+   fixed values name:type=VALUE; optional members name:type? (the field may end before them). Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
    FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
    (headers). A field type is four characters, or 0x and eight hex digits (the four bytes
    read little-endian) for one that is not printable. '#' starts a comment at the start of a
@@ -61,11 +61,13 @@ its member of that name is not a single integer); member->TYPE at the record tha
 names, known only when that record is in the same plugin (else the condition is false; a NULL
 FormID is false too). Header lines take only NAME->TYPE conditions: the first NAME field of the
 record.
-Fit: members are read in order and must take the field exactly. Scalars and bytesN their size;
+Fit: members are read in order and must take the field exactly (a field that ends right before an
+optional member, name:type?, leaves it and the members after it out). Scalars and bytesN their size;
 a fixed value must match; [N] N elements; [#uN] a count then that many; [] elements until the
 end; str8/16/32 a length then that many bytes; zstr8/16/32 the same with a final zero byte
 counted in the length; a zstring ends at its first zero byte, or when it is the last member of
-the field takes the rest, which must end with a zero byte; chars and bytes take any rest; lstring
+the field takes the rest, which must end with a zero byte; zstringN takes N bytes, a zero byte among
+them (the bytes after it are kept, whatever they hold); chars and bytes take any rest; lstring
 is a zstring in normal plugins and exactly 4 bytes (a string id) in localized ones (TES4 0x80).
 Header flags: the record type's `header` lines in order, then the `header *` lines, the first whose
 conditions hold names the bits; with none, the built-in sets (TES4: ESM, Localized, ESL; others:
@@ -99,6 +101,7 @@ PREFIXED = {"str8": (1, "B", False), "str16": (2, "H", False), "str32": (4, "I",
             "zstr8": (1, "B", True), "zstr16": (2, "H", True), "zstr32": (4, "I", True)}
 REST_TYPES = {"chars", "bytes", "lstring"}   # always take the rest of the field
 COUNT_TYPES = {"#u8": (1, "B"), "#u16": (2, "H"), "#u32": (4, "I")}
+ZBUF_RE = re.compile(r"zstring([1-9][0-9]*)")  # zstringN: N bytes, a zero-ended string then leftovers
 
 # Built-in header flag names (the C++ defaults when a game has no `header` lines).
 DEFAULT_RECORD_FLAGS = {0x20: "Deleted", 0x400: "Persistent", 0x800: "InitiallyDisabled",
@@ -130,7 +133,7 @@ def sig_text(sig):
 
 
 TYPE_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:/([A-Za-z0-9_|]+))?"
-                     r"(?:\[(\d*|#u8|#u16|#u32|@[a-z][a-z0-9-]*(?:\*[a-z][a-z0-9-]*)?)\])?(?:=(-?[A-Za-z0-9_]+))?$")
+                     r"(?:\[(\d*|#u8|#u16|#u32|@[a-z][a-z0-9-]*(?:\*[a-z][a-z0-9-]*)?)\])?(?:=(-?[A-Za-z0-9_]+))?(\?)?$")
 COMMENT_RE = re.compile(r"(^|(?<=[ \t]))#.*$")
 NUMBER_RE = re.compile(r"^-?(?:0x[0-9A-Fa-f]+|[0-9]+)$")
 
@@ -151,18 +154,21 @@ class Struct:
 class Member:
     """One member. count: None scalar, 0 to the end, N fixed, '#u8'/'#u16'/'#u32' counted."""
     __slots__ = ("name", "base", "set_name", "types", "count", "struct", "fixed_text", "fixed",
-                 "elem_static", "static", "line")
+                 "elem_static", "static", "line", "optional")
 
     def __init__(self, name, base, set_name, types, count, struct_def, fixed_text, line):
         self.name, self.base, self.set_name, self.types = name, base, set_name, types
         self.count, self.struct, self.fixed_text, self.line = count, struct_def, fixed_text, line
         self.fixed = None  # resolved fixed value (int) once the sets are known
+        self.optional = False  # `name:type?`: the field may end before it
         if struct_def is not None:
             self.elem_static = struct_def.static
         elif base in SCALAR_SIZES:
             self.elem_static = SCALAR_SIZES[base]
         elif re.fullmatch(r"bytes[1-9][0-9]*", base):
             self.elem_static = int(base[5:])
+        elif ZBUF_RE.fullmatch(base):
+            self.elem_static = int(base[7:])
         else:
             self.elem_static = None  # strings, chars, bytes
         if self.elem_static is None or self.count == 0 or isinstance(self.count, (str, tuple)):
@@ -196,8 +202,9 @@ class Layout:
         self.opaque = all(m.base.startswith("bytes") and m.count is None and m.struct is None
                           for m in members)
         sizes = [m.static for m in members]
-        self.static = None if None in sizes else sum(sizes)
-        self.has_fixed = any(_has_fixed(m) for m in members)
+        self.static = None if None in sizes or any(m.optional for m in members) else sum(sizes)
+        # Fixed values, and zstringN (fixed size, but its zero must be inside): read, not sized.
+        self.has_fixed = any(_has_fixed(m) or m.optional for m in members)
         # Fast path (no decoding): fixed-size members, then at most one open tail as in v1.
         head, last = members[:-1], members[-1]
         self.simple = not self.has_fixed and all(m.static is not None for m in head) and (
@@ -227,7 +234,7 @@ class Layout:
 
 
 def _has_fixed(m):
-    if m.fixed_text is not None:
+    if m.fixed_text is not None or ZBUF_RE.fullmatch(m.base):
         return True
     return m.struct is not None and any(_has_fixed(x) for x in m.struct.members)
 
@@ -302,7 +309,10 @@ def parse_layouts(path):
         if not m:
             err(num, f"bad type '{typ}'")
             return None
-        base, sname, count_text, fixed_text = m.groups()
+        base, sname, count_text, fixed_text, optional = m.groups()
+        if optional and in_struct:
+            err(num, f"'{word}': only a field's members can be optional")
+            return None
         struct_def = None
         types = None
         if base[0].isupper():
@@ -314,8 +324,12 @@ def parse_layouts(path):
                 return None
         elif not (base in SCALAR_SIZES or base in PREFIXED or base in REST_TYPES or base == "zstring"
                   or re.fullmatch(r"bytes[1-9][0-9]*", base)):
-            err(num, f"unknown type '{base}'")
-            return None
+            if not ZBUF_RE.fullmatch(base):
+                err(num, f"unknown type '{base}'")
+                return None
+            if not 2 <= int(base[7:]) <= 65535:
+                err(num, f"'{base}': expected zstringN with N from 2 to 65535")
+                return None
         if sname is not None:
             if base == "formid":
                 types = sname.split("|")
@@ -355,6 +369,7 @@ def parse_layouts(path):
             err(num, f"{base} takes the rest of the field: not inside a struct ('{word}')")
             return None
         mem = Member(name, base, sname, types, count, struct_def, fixed_text, num)
+        mem.optional = bool(optional)
         if sname is not None:
             refs.append((sname, num, mem))
         elif fixed_text is not None and not NUMBER_RE.match(fixed_text):
@@ -588,6 +603,13 @@ def parse_layouts(path):
             err(num, "duplicate member name")
             continue
         ok = True
+        if members[0].optional:
+            err(num, "the first member cannot be optional")
+            ok = False
+        for before, mem in zip(members, members[1:]):
+            if before.optional and not mem.optional:
+                err(num, f"'{mem.name}' follows an optional member: mark it optional too")
+                ok = False
         for i, mem in enumerate(members):
             last = i == len(members) - 1
             if not last and (mem.count == 0 or mem.base in REST_TYPES):
@@ -732,6 +754,8 @@ def read_seq(members, data, pos, localized, top):
     siblings = {}  # integer members read so far, for [@count] arrays
     last_index = len(members) - 1
     for i, m in enumerate(members):
+        if m.optional and top and pos == len(data):
+            break  # the field ends before its optional members
         pos, v = read_member(m, data, pos, localized, top and i == last_index, siblings)
         if m.count is None and m.is_int():
             siblings[m.name] = v
@@ -789,6 +813,12 @@ def read_one(m, data, pos, localized, last):
         if pos + size > n:
             raise Unfit
         return pos + size, data[pos:pos + size].hex().upper()
+    if ZBUF_RE.fullmatch(b):
+        size = int(b[7:])
+        end = data.find(b"\0", pos, pos + size)
+        if pos + size > n or end < 0:
+            raise Unfit
+        return pos + size, data[pos:end].decode("cp1252", "replace")
     if b in PREFIXED:
         size, code, zero = PREFIXED[b]
         if pos + size > n:
@@ -957,27 +987,9 @@ class Plugin:
         self.masters = 0
         self.formid_types = self._scan_types()
 
-    def _scan_types(self):
-        """FormID -> record type for every record of this plugin (headers only)."""
-        d = self.data
-        hs = self.header_size
-        n = len(d)
-        p = 0
-        out = {}
-        unpack = struct.unpack_from
-        while p + hs <= n:
-            sig = d[p:p + 4]
-            size, _, formid = unpack("<III", d, p + 4)
-            if sig == b"GRUP":
-                p += hs
-                continue
-            if sig != b"TES4":  # FormID 0 is NULL, not the file header
-                out[formid] = sig.decode("latin-1")
-            p += hs + size
-        return out
-
-    def records(self):
-        """Yields (record type, formid, flags, fields) where fields is a list of (sig, bytes)."""
+    def _headers(self):
+        """Yields (offset, record type as bytes, data size, flags, formid) for every record,
+        stepping into groups (whose records follow their 20/24-byte headers)."""
         d = self.data
         hs = self.header_size
         n = len(d)
@@ -989,8 +1001,20 @@ class Plugin:
             if sig == b"GRUP":
                 p += hs
                 continue
-            body = d[p + hs:p + hs + size]
+            yield p, sig, size, flags, formid
             p += hs + size
+
+    def _scan_types(self):
+        """FormID -> record type for every record of this plugin (headers only)."""
+        # FormID 0 is NULL, not the file header.
+        return {formid: sig.decode("latin-1") for _, sig, _, _, formid in self._headers() if sig != b"TES4"}
+
+    def records(self):
+        """Yields (record type, formid, flags, fields) where fields is a list of (sig, bytes)."""
+        d = self.data
+        hs = self.header_size
+        for p, sig, size, flags, formid in self._headers():
+            body = d[p + hs:p + hs + size]
             if flags & 0x00040000:
                 body = zlib.decompress(body[4:])
             rec = sig.decode("latin-1")

@@ -44,6 +44,7 @@ enum class ValueType : std::uint8_t {
   Bytes,    // raw bytes: `bytesN` (N of them) or `bytes` (the rest of the field)
   Str8, Str16, Str32,     // a length of 1/2/4 bytes, then the text (no terminator)
   ZStr8, ZStr16, ZStr32,  // the same, the length counting a final zero byte that must be there
+  ZBuffer,  // `zstringN`: N bytes holding a zero-ended string, then leftover bytes (kept as they are)
   Struct,                 // members of a `struct` line
 };
 
@@ -67,7 +68,7 @@ struct LayoutMember {
   std::uint32_t count = 1;            // elements; fixed arrays `[N]`
   bool array = false;                 // written as an array (`[]` or `[N]`)
   bool open = false;                  // `[]`, `bytes`, strings: takes the rest of the field
-  std::uint32_t byte_count = 0;       // bytesN: N
+  std::uint32_t byte_count = 0;       // bytesN, zstringN: N
   std::vector<Signature> form_types;  // formid only: the record types it may name (`formid/RACE|NPC_`); empty: any
   const StructLayout* structure = nullptr;   // Struct: its members
   std::uint8_t count_prefix = 0;             // `[#u8]` 1, `[#u16]` 2, `[#u32]` 4: the element count stored before
@@ -76,6 +77,7 @@ struct LayoutMember {
   std::int16_t count_member = -1;
   std::int16_t count_member2 = -1;
   std::optional<std::uint64_t> fixed_value;  // `name:type=VALUE`: the layout fits only this value
+  bool optional = false;  // `name:type?` (a field's members only): the field may end before it
 
   // Bytes of one element; 0 when the member takes the rest of the field or its size depends on
   // the bytes (prefixed strings, structs holding them, a zstring not at the end). Inline: it runs
@@ -98,9 +100,9 @@ struct StructLayout {
 
 inline std::uint32_t LayoutMember::element_size() const {
   // Indexed by ValueType: a table, not a switch, so that it inlines into the per-element loops.
-  constexpr std::uint8_t kScalarSize[] = {1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 4, 4, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+  constexpr std::uint8_t kScalarSize[] = {1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 4, 4, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   static_assert(std::size(kScalarSize) == std::size_t(ValueType::Struct) + 1);
-  if (type == ValueType::Bytes) return byte_count;
+  if (type == ValueType::Bytes || type == ValueType::ZBuffer) return byte_count;
   if (type == ValueType::Struct) return structure ? structure->size : 0;
   return kScalarSize[std::size_t(type)];
 }
@@ -148,7 +150,8 @@ std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const
                                           bool localized, std::span<const std::uint64_t> siblings = {});
 // Walks a sequence of members (a layout's or a struct's) over data, giving each member's bytes to
 // on(index, bytes) in order. Returns the bytes taken, or nullopt when data does not read as the
-// sequence. field_end: the sequence ends the field, so its last member may take the rest.
+// sequence. field_end: the sequence ends the field, so its last member may take the rest, and it
+// may end before an optional member (`name:type?`), leaving it and the members after it out.
 std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
                                         bool field_end, bool localized,
                                         const std::function<void(std::size_t, std::span<const std::uint8_t>)>& on = {});

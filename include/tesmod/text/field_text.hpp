@@ -45,8 +45,9 @@ bool append_layout_value(std::string& out, const FieldLayout& layout, std::span<
 
 // Which of several layouts of one field cannot read a text, told by its `name=` keys (outside
 // brackets and quotes) without parsing it: a layout reads only a text whose keys are its member
-// names in order (none for a single member). Clears ruled_out[k] for each such layouts[k]; it
-// checks only as many keys as tell the layouts apart, so a layout left in may still fail.
+// names in order (none for a single member; those before its optional members at least). Clears
+// holds[k] for each such layouts[k]; it checks only as many keys as tell the layouts apart, so a
+// layout left in may still fail.
 // (Parsing a layout that fails costs an exception; a navmesh or a static's DNAM has two.)
 void rule_out_layouts_by_keys(std::span<const FieldLayout* const> layouts, std::string_view text, std::vector<char>& holds);
 
