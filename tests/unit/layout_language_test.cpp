@@ -156,6 +156,16 @@ struct Fixture {
   }
 };
 
+// The error reading a table gives (file t.layouts), or "(no error)".
+std::string table_error(std::string_view table) {
+  try {
+    LayoutTable::parse(table, "t.layouts");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 Bytes texture_bytes(std::string_view name, std::uint32_t txst, std::int32_t index) {
   Bytes b;
   put32(b, std::uint32_t(name.size()));
@@ -491,17 +501,9 @@ TEST(LayoutLanguage, OptionalMembersLetTheFieldEndBeforeThem) {
   EXPECT_EQ(f.parse("TEST", "OPTL", "a=9 b=1"), (Bytes{9, 1, 0}));
   EXPECT_THROW(f.parse("TEST", "OPTL", "a=9 items=[BlueTexture]"), SyntaxError);
   // Only a field's members, and all after the first optional one.
-  auto error_of = [](std::string_view table) -> std::string {
-    try {
-      LayoutTable::parse(table, "t.layouts");
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "(no error)";
-  };
-  EXPECT_NE(error_of("field XREC ABCD a:u8 b:u8? c:u8").find("mark it optional too"), std::string::npos);
-  EXPECT_NE(error_of("struct S a:u8 b:u8?").find("only a field's members"), std::string::npos);
-  EXPECT_NE(error_of("field XREC ABCD a:u8?").find("first member"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD a:u8 b:u8? c:u8").find("mark it optional too"), std::string::npos);
+  EXPECT_NE(table_error("struct S a:u8 b:u8?").find("only a field's members"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD a:u8?").find("first member"), std::string::npos);
 }
 
 TEST(LayoutLanguage, FixedValuesChooseAmongLayoutsOfAField) {
@@ -662,27 +664,19 @@ TEST(LayoutLanguage, FormIdsInsideStructsAreFound) {
 }
 
 TEST(LayoutLanguage, TableMistakesAreErrorsWithTheirLine) {
-  auto error_of = [](std::string_view table) -> std::string {
-    try {
-      LayoutTable::parse(table, "t.layouts");
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "(no error)";
-  };
-  EXPECT_NE(error_of("field XREC ABCD a:Missing[]").find("t.layouts:1"), std::string::npos);
-  EXPECT_NE(error_of("field XREC ABCD a:Missing[]").find("no struct named 'Missing'"), std::string::npos);
-  EXPECT_NE(error_of("struct S a:u8 rest:bytes").find("cannot take the rest"), std::string::npos);
-  EXPECT_NE(error_of("struct S a:u8[]").find("cannot take the rest"), std::string::npos);
-  EXPECT_NE(error_of("field QUST FNAM if in=ALST a:u8").find("sections QUST"), std::string::npos);
-  EXPECT_NE(error_of("field XREC ABCD if a->NPC_ a:u32").find("formid member"), std::string::npos);
-  EXPECT_NE(error_of("field XREC ABCD if EPFT.type=1 a:u32").find("integer member 'type'"), std::string::npos);
-  EXPECT_NE(error_of("field XREC ABCD if wat a:u32").find("unknown condition"), std::string::npos);
-  EXPECT_NE(error_of("field XREC ABCD a:u32=zz").find("fixed value"), std::string::npos);
-  EXPECT_NE(error_of("header XREC NoSuchFlags").find("no flags named"), std::string::npos);
-  EXPECT_NE(error_of("field XREC ABCD a:zstring1").find("zstringN with N from 2"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD a:Missing[]").find("t.layouts:1"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD a:Missing[]").find("no struct named 'Missing'"), std::string::npos);
+  EXPECT_NE(table_error("struct S a:u8 rest:bytes").find("cannot take the rest"), std::string::npos);
+  EXPECT_NE(table_error("struct S a:u8[]").find("cannot take the rest"), std::string::npos);
+  EXPECT_NE(table_error("field QUST FNAM if in=ALST a:u8").find("sections QUST"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD if a->NPC_ a:u32").find("formid member"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD if EPFT.type=1 a:u32").find("integer member 'type'"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD if wat a:u32").find("unknown condition"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD a:u32=zz").find("fixed value"), std::string::npos);
+  EXPECT_NE(table_error("header XREC NoSuchFlags").find("no flags named"), std::string::npos);
+  EXPECT_NE(table_error("field XREC ABCD a:zstring1").find("zstringN with N from 2"), std::string::npos);
   // A label meaning two bits among the sets one record type may use.
-  EXPECT_NE(error_of("flags A\n  0x1 Same\nflags B\n  0x2 Same\nheader REFR if NAME->LIGH A\nheader REFR B\n")
+  EXPECT_NE(table_error("flags A\n  0x1 Same\nflags B\n  0x2 Same\nheader REFR if NAME->LIGH A\nheader REFR B\n")
                 .find("'Same' names"),
             std::string::npos);
   // '#' starts a comment only at the start of a line or after a blank.
