@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 
 #include "tesmod/io/counted.hpp"
@@ -116,32 +117,152 @@ char* write_bare_number(char* p, const LayoutMember& m, const std::uint8_t* b) {
   return is_signed(m.type) ? write_decimal(p, std::int64_t(v)) : write_decimal(p, v);
 }
 
+// The decimal text of every byte, unsigned and signed (what write_decimal writes), four
+// characters apart: landscape colours and normals are a third of an exported world's text.
+struct ByteTexts {
+  char text[256][4];
+  std::uint8_t size[256];
+  constexpr explicit ByteTexts(bool is_signed) : text{}, size{} {
+    for (int b = 0; b < 256; ++b) {
+      int v = is_signed && b >= 128 ? b - 256 : b;
+      char digits[4] = {};
+      int n = 0;
+      if (v < 0) digits[n++] = '-', v = -v;
+      if (v >= 100) digits[n++] = char('0' + v / 100);
+      if (v >= 10) digits[n++] = char('0' + v / 10 % 10);
+      digits[n++] = char('0' + v % 10);
+      for (int k = 0; k < 4; ++k) text[b][k] = digits[k];
+      size[b] = std::uint8_t(n);
+    }
+  }
+};
+constexpr ByteTexts kUnsignedByteTexts(false), kSignedByteTexts(true);
+
+// The values the array loops write and read without the general path's dispatch: bare numbers,
+// and (read only: the writer takes bare_elements) a fixed number of bytes in hex.
+enum class BareKind : std::uint8_t { Other, U8, I8, U16, I16, U32, I32, F32, X8, X16, X32, Bytes };
+
+BareKind bare_kind(const LayoutMember& m) {
+  if (m.type == ValueType::Bytes && !m.array && !m.fixed_value && m.byte_count > 0 && m.byte_count <= 64)
+    return BareKind::Bytes;
+  if (!bare_number(m)) return BareKind::Other;
+  switch (m.type) {
+    case ValueType::X8: return BareKind::X8;
+    case ValueType::X16: return BareKind::X16;
+    case ValueType::X32: return BareKind::X32;
+    case ValueType::U8: return BareKind::U8;
+    case ValueType::I8: return BareKind::I8;
+    case ValueType::U16: return BareKind::U16;
+    case ValueType::I16: return BareKind::I16;
+    case ValueType::U32: return BareKind::U32;
+    case ValueType::I32: return BareKind::I32;
+    case ValueType::F32: return BareKind::F32;
+    default: return BareKind::Other;
+  }
+}
+
+// The most characters write_bare writes for a member of kind k.
+std::size_t most_text(BareKind k) {
+  switch (k) {
+    case BareKind::U8: return 3;
+    case BareKind::I8: return 4;
+    case BareKind::U16: return 5;
+    case BareKind::I16: return 6;
+    case BareKind::U32: return 10;
+    case BareKind::I32: return 11;
+    default: return std::max(kMaxFloatText, kMaxDecimalText);  // floats, and hex up to 0x + 16 digits
+  }
+}
+
+char* write_byte_text(char* p, const ByteTexts& texts, std::uint8_t b) {
+  std::memcpy(p, texts.text[b], 4);
+  return p + texts.size[b];
+}
+
+// write_bare_number for a member of kind k (m itself only for BareKind::Other).
+char* write_bare(char* p, BareKind k, const LayoutMember& m, const std::uint8_t* b) {
+  switch (k) {
+    case BareKind::U8: return write_byte_text(p, kUnsignedByteTexts, b[0]);
+    case BareKind::I8: return write_byte_text(p, kSignedByteTexts, b[0]);
+    case BareKind::U16: return write_decimal(p, std::uint64_t(le::u16(b)));
+    case BareKind::I16: return write_decimal(p, std::int64_t(std::int16_t(le::u16(b))));
+    case BareKind::U32: return write_decimal(p, std::uint64_t(le::u32(b)));
+    case BareKind::I32: return write_decimal(p, std::int64_t(std::int32_t(le::u32(b))));
+    case BareKind::F32: return write_float(p, le::f32(b));
+    default: break;
+  }
+  return write_bare_number(p, m, b);
+}
+
+// The tuple members' kinds and offsets, for the loops over arrays of tuples (at most kMostValues
+// members: longer tuples take the general path).
+constexpr std::size_t kMostValues = 16;
+struct TupleShape {
+  std::size_t values = 0;
+  BareKind kind[kMostValues];
+  std::uint32_t offset[kMostValues];
+};
+
+bool tuple_shape(const LayoutMember& m, TupleShape& shape) {
+  const auto& members = m.structure->members;
+  if (members.size() > kMostValues) return false;
+  shape.values = members.size();
+  std::uint32_t at = 0;
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    shape.kind[k] = bare_kind(members[k]);
+    shape.offset[k] = at;
+    at += members[k].element_size();
+  }
+  return true;
+}
+
 // count elements of a bare_elements() member at p, as append_element / append_plain_struct write
 // them, written in place: the millions of values of navmeshes and landscapes.
 void append_bare_elements(std::string& out, const LayoutMember& m, const std::uint8_t* p, std::size_t count,
                           std::string_view separator) {
   const bool tuple = m.type == ValueType::Struct;
   const std::size_t values = tuple ? m.structure->members.size() : 1;
-  const std::size_t most = separator.size() + (tuple ? 2 : 0) + values * (kMaxFloatText + 1);
+  TupleShape shape;
+  const bool shaped = tuple && tuple_shape(m, shape);
+  // Room for the longest text the elements can have (written over, then cut back); the last
+  // write_byte_text may copy up to 3 bytes past its text.
+  std::size_t most = separator.size() + (tuple ? 2 : 0) + values;
+  if (!tuple) most += most_text(bare_kind(m));
+  else if (shaped) for (std::size_t k = 0; k < values; ++k) most += most_text(shape.kind[k]);
+  else most += values * most_text(BareKind::Other);
   const std::size_t start = out.size();
-  out.resize(start + count * most);
+  out.resize(start + count * most + 4);
   char* q = out.data() + start;
   const std::uint32_t size = m.element_size();
-  for (std::size_t i = 0; i < count; ++i, p += size) {
-    if (i) q = std::copy(separator.begin(), separator.end(), q);
-    if (!tuple) {
-      q = write_bare_number(q, m, p);
-      continue;
+  if (!tuple) {
+    const BareKind kind = bare_kind(m);
+    for (std::size_t i = 0; i < count; ++i, p += size) {
+      if (i) q = std::copy(separator.begin(), separator.end(), q);
+      q = write_bare(q, kind, m, p);
     }
-    *q++ = '(';
-    const std::uint8_t* b = p;
-    for (std::size_t k = 0; k < values; ++k) {
-      const LayoutMember& n = m.structure->members[k];
-      if (k) *q++ = ' ';
-      q = write_bare_number(q, n, b);
-      b += n.element_size();
+  } else if (shaped) {
+    for (std::size_t i = 0; i < count; ++i, p += size) {
+      if (i) q = std::copy(separator.begin(), separator.end(), q);
+      *q++ = '(';
+      for (std::size_t k = 0; k < shape.values; ++k) {
+        if (k) *q++ = ' ';
+        q = write_bare(q, shape.kind[k], m.structure->members[k], p + shape.offset[k]);
+      }
+      *q++ = ')';
     }
-    *q++ = ')';
+  } else {
+    for (std::size_t i = 0; i < count; ++i, p += size) {
+      if (i) q = std::copy(separator.begin(), separator.end(), q);
+      *q++ = '(';
+      const std::uint8_t* b = p;
+      for (std::size_t k = 0; k < values; ++k) {
+        const LayoutMember& n = m.structure->members[k];
+        if (k) *q++ = ' ';
+        q = write_bare_number(q, n, b);
+        b += n.element_size();
+      }
+      *q++ = ')';
+    }
   }
   out.resize(std::size_t(q - out.data()));
 }
@@ -488,6 +609,82 @@ bool element_array(const LayoutMember& m) {
                                                 [](const LayoutMember& n) { return !n.array && n.type != ValueType::Struct; });
 }
 
+// The range and size of each integer BareKind (indexed by it).
+struct BareRange {
+  std::uint64_t most;  // the largest magnitude (of a negative value: most + 1)
+  std::uint8_t bytes;
+  bool is_signed;
+};
+constexpr BareRange kBareRanges[] = {
+    {0, 0, false},            // Other
+    {0xFF, 1, false},         // U8
+    {0x7F, 1, true},          // I8
+    {0xFFFF, 2, false},       // U16
+    {0x7FFF, 2, true},        // I16
+    {0xFFFFFFFF, 4, false},   // U32
+    {0x7FFFFFFF, 4, true},    // I32
+    {0, 0, false},            // F32
+    {0xFF, 1, false},         // X8
+    {0xFFFF, 2, false},       // X16
+    {0xFFFFFFFF, 4, false},   // X32
+    {0, 0, false},            // Bytes
+};
+static_assert(std::size(kBareRanges) == std::size_t(BareKind::Bytes) + 1);
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// `0x` and 1 to 2*bytes hex digits of an X kind, or exactly 2*count hex digits of `count` bytes,
+// at p (before end) ending at a word break, stored at q: the end of its text, or nullptr for
+// anything else (the general path reads it and says why).
+const char* read_bare_hex(BareKind k, std::uint32_t count, const char* p, const char* end, std::uint8_t* q) {
+  if (k == BareKind::Bytes) {
+    if (std::size_t(end - p) < 2 * std::size_t(count)) return nullptr;
+    for (std::uint32_t b = 0; b < count; ++b, p += 2) {
+      const int hi = hex_digit(p[0]), lo = hex_digit(p[1]);
+      if (hi < 0 || lo < 0) return nullptr;
+      q[b] = std::uint8_t(hi << 4 | lo);
+    }
+    return p < end && !is_word_break(*p) ? nullptr : p;
+  }
+  const BareRange& range = kBareRanges[std::size_t(k)];
+  if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return nullptr;
+  p += 2;
+  const char* const digits = p;
+  std::uint64_t v = 0;
+  for (int d; p < end && p - digits < 2 * range.bytes && (d = hex_digit(*p)) >= 0; ++p) v = v << 4 | unsigned(d);
+  if (p == digits || (p < end && !is_word_break(*p))) return nullptr;
+  for (std::uint32_t b = 0; b < range.bytes; ++b) q[b] = std::uint8_t(v >> (8 * b));
+  return p;
+}
+
+// A plain decimal of kind k (an integer kind) at p (before end) that ends at a word break and is
+// in range, stored little-endian at q: the end of its text, or nullptr for anything else (the
+// general path reads those and says why). plain_decimal without the look-ups, for the array loop.
+const char* read_bare_integer(BareKind k, const char* p, const char* end, std::uint8_t* q) {
+  const BareRange& range = kBareRanges[std::size_t(k)];
+  const bool negative = p < end && *p == '-';
+  const char* const digits = p + negative;
+  const char* const most_end = end - digits > 11 ? digits + 11 : end;  // 11 digits pass any 32-bit range
+  std::uint64_t v = 0;
+  for (p = digits; p < most_end && unsigned(*p - '0') <= 9; ++p) v = v * 10 + unsigned(*p - '0');
+  if (p == digits || (p < end && !is_word_break(*p))) return nullptr;
+  if (negative) {
+    if (!range.is_signed ? v != 0 : v > range.most + 1) return nullptr;
+    v = 0 - v;
+  } else if (v > range.most) {
+    return nullptr;
+  }
+  q[0] = std::uint8_t(v);
+  if (range.bytes > 1) q[1] = std::uint8_t(v >> 8);
+  if (range.bytes > 2) q[2] = std::uint8_t(v >> 16), q[3] = std::uint8_t(v >> 24);
+  return p;
+}
+
 // The elements of an element_array() member and its closing ']', the scanner just past '[': one
 // tight loop over the characters, for the millions of values of navmeshes and landscapes. Bare
 // numbers are read in place; other values (and numbers written otherwise) by parse_element, as
@@ -502,54 +699,90 @@ bool parse_element_array(std::vector<std::uint8_t>& out, const LayoutMember& m, 
   const auto skip_blanks = [&] {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) ++i;
   };
-  const auto value = [&](const LayoutMember& n) {
+  // Bytes are written at out[used], out grown ahead (by what the array has so far, up to 4 KB:
+  // one size check per element, not per byte, and never more zeroing than twice the array)
+  // and cut back to used at the end.
+  std::size_t used = out.size();
+  const std::size_t first = used;
+  const std::uint32_t element = m.element_size();
+  std::vector<std::uint8_t> scratch;
+  const auto room = [&] {
+    if (out.size() < used + element) out.resize(used + element + std::min<std::size_t>(used - first, 4096));
+  };
+  const auto value = [&](const LayoutMember& n, BareKind kind, std::uint32_t size) {
     skip_blanks();
-    if (bare_number(n) && !is_hex(n.type)) {
-      if (n.type == ValueType::F32) {
-        std::size_t end = i;
-        while (end < text.size() && !is_word_break(text[end])) ++end;
-        if (const auto f = parse_float(text.substr(i, end - i))) {
-          store_integer(out, std::bit_cast<std::uint32_t>(*f), 4);
-          i = end;
-          return;
-        }
-      } else if (std::uint64_t v = 0; const std::size_t used = plain_decimal(n, text.substr(i), v)) {
-        store_integer(out, v, n.element_size());
-        i += used;
+    if (kind == BareKind::F32) {
+      std::size_t end = i;
+      while (end < text.size() && !is_word_break(text[end])) ++end;
+      if (const auto f = parse_float(text.substr(i, end - i))) {
+        const std::uint32_t bits = std::bit_cast<std::uint32_t>(*f);
+        for (std::uint32_t b = 0; b < 4; ++b) out[used + b] = std::uint8_t(bits >> (8 * b));
+        used += 4;
+        i = end;
+        return;
+      }
+    } else if (kind >= BareKind::X8) {
+      if (const char* e = read_bare_hex(kind, size, text.data() + i, text.data() + text.size(), out.data() + used)) {
+        used += size;
+        i = std::size_t(e - text.data());
+        return;
+      }
+    } else if (kind != BareKind::Other) {
+      if (const char* e = read_bare_integer(kind, text.data() + i, text.data() + text.size(), out.data() + used)) {
+        used += size;
+        i = std::size_t(e - text.data());
         return;
       }
     }
+    // The general path, into a buffer of its own: out keeps the room made ahead.
     line.seek(base + i);
-    parse_element(out, n, line, context);
+    scratch.clear();
+    parse_element(scratch, n, line, context);
+    if (out.size() < used + scratch.size()) out.resize(used + scratch.size());
+    std::copy(scratch.begin(), scratch.end(), out.begin() + std::ptrdiff_t(used));
+    used += scratch.size();
     i = line.position() - base;
   };
   const bool tuple = m.type == ValueType::Struct;
+  TupleShape shape;
+  if (tuple && !tuple_shape(m, shape)) return false;
+  const BareKind kind = tuple ? BareKind::Other : bare_kind(m);
+  bool ended = false;
   skip_blanks();
   if (i < text.size() && text[i] == ']') {
-    line.seek(base + i + 1);
-    return true;
-  }
-  for (;;) {
-    if (tuple) {
+    ended = true;
+  } else {
+    for (;;) {
+      room();
+      if (tuple) {
+        skip_blanks();
+        if (i >= text.size() || text[i] != '(') break;
+        ++i;
+        for (std::size_t k = 0; k < shape.values; ++k) {
+          const LayoutMember& n = m.structure->members[k];
+          room();
+          value(n, shape.kind[k], n.element_size());
+        }
+        skip_blanks();
+        if (i >= text.size() || text[i] != ')') break;
+        ++i;
+      } else {
+        value(m, kind, element);
+      }
+      ++count;
       skip_blanks();
-      if (i >= text.size() || text[i] != '(') return false;
+      if (i >= text.size()) break;
+      if (text[i] == ']') {
+        ended = true;
+        break;
+      }
+      if (text[i] != ',') break;
       ++i;
-      for (const LayoutMember& n : m.structure->members) value(n);
-      skip_blanks();
-      if (i >= text.size() || text[i] != ')') return false;
-      ++i;
-    } else {
-      value(m);
     }
-    ++count;
-    skip_blanks();
-    if (i >= text.size()) return false;
-    if (text[i] == ']') break;
-    if (text[i] != ',') return false;
-    ++i;
   }
-  line.seek(base + i + 1);
-  return true;
+  out.resize(used);
+  if (ended) line.seek(base + i + 1);
+  return ended;
 }
 
 void parse_member(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <vector>
 
 #include "tesmod/io/counted.hpp"
 #include "tesmod/text/record_text.hpp"
@@ -36,7 +37,8 @@ class RememberingScripts final : public ScriptFiles {
 };
 
 // Remembers the names it gave while a record was written, so that reading them back finds them
-// without a look-up in a master-sized table. Names it did not give go to the real namer.
+// without a look-up in a master-sized table. Names it did not give go to the real namer. Most
+// records are never read back (a master's plain fields): it keeps only the ids until asked.
 class RememberingNamer final : public FormNamer {
  public:
   explicit RememberingNamer(const FormNamer& real) : real_(real) {}
@@ -46,14 +48,17 @@ class RememberingNamer final : public FormNamer {
     return n;
   }
   void append_name(std::string& out, std::uint32_t form_id) const override {
-    const std::size_t mark = out.size();
     real_.append_name(out, form_id);
-    const std::string_view n = std::string_view(out).substr(mark);
-    // The first id a name was given for, as a reader meets them.
-    if (given_.find(n) == given_.end()) given_.emplace(n, form_id);
+    given_ids_.push_back(form_id);
   }
   std::optional<std::uint32_t> resolve(std::string_view text) const override {
     // Hashed: one record (Skyrim's NAVI) names tens of thousands of forms.
+    for (; named_ < given_ids_.size(); ++named_) {
+      // The first id a name was given for, as a reader meets them (the real namer names an
+      // id the same each time).
+      const std::uint32_t id = given_ids_[named_];
+      given_.emplace(real_.name(id), id);
+    }
     if (const auto it = given_.find(text); it != given_.end()) return it->second;
     return real_.resolve(text);
   }
@@ -64,6 +69,8 @@ class RememberingNamer final : public FormNamer {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   const FormNamer& real_;
+  mutable std::vector<std::uint32_t> given_ids_;
+  mutable std::size_t named_ = 0;  // given_ids_ before this are in given_
   mutable std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> given_;
 };
 

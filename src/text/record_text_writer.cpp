@@ -197,8 +197,13 @@ class RecordWriter {
   bool reads_back(std::span<const FieldLayout* const> layouts, const FieldLayout* chosen, std::string_view value,
                   std::span<const std::uint8_t> data, std::size_t index) {
     const LayoutTable& table = layout_table(options_.game);
-    for (const FieldLayout* layout : layouts) {
+    // A layout the text's keys rule out cannot read it (and trying costs an exception).
+    std::vector<char> keyed(layouts.size(), 1);
+    rule_out_layouts_by_keys(layouts, value, keyed);
+    for (std::size_t k = 0; k < layouts.size(); ++k) {
+      const FieldLayout* layout = layouts[k];
       if (layout == chosen) return true;
+      if (!keyed[k]) continue;
       if (index != kNoSite && !layout->conditions.empty() && !table.applies(*layout, data, site(index, true))) continue;
       try {
         LineScanner line(value, 1);

@@ -1,9 +1,10 @@
 #include "tesmod/text/text_check.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <vector>
 
 #include "tesmod/io/thread_count.hpp"
 #include "tesmod/io/workers.hpp"
@@ -30,20 +31,42 @@ RecordTextOptions record_text_options(const PluginFile& file, const TextNamer& n
   o.localized = file.game() != Game::Oblivion && file.header().is_localized();
   o.default_form_version = common_form_version(file);
   // The plugin's own records by FormID, made on the first question (only layouts that depend on
-  // the type of a named record ask).
+  // the type of a named record ask, but those ask for every reference of a master: one open-
+  // addressed table of ids and types, a cache miss per question). The first record of an id wins.
   struct Types {
     std::once_flag once;
-    std::unordered_map<std::uint32_t, Signature> by_id;
+    struct Slot {
+      std::uint32_t id = 0;
+      Signature type;  // none: an empty slot
+    };
+    std::vector<Slot> slots;
   };
   auto types = std::make_shared<Types>();
   o.record_type_of = [types, &file](std::uint32_t form_id) -> std::optional<Signature> {
+    static constexpr auto kStart = [](std::uint32_t id, std::size_t mask) { return std::size_t(id * 0x9E3779B1u) & mask; };
     std::call_once(types->once, [&] {
-      for (const IndexEntry& e : file.entries())
-        if (!e.is_group()) types->by_id.emplace(e.id, e.type);
+      std::size_t records = 0;
+      for (const IndexEntry& e : file.entries()) records += !e.is_group();
+      types->slots.resize(std::bit_ceil(2 * records + 2));
+      const std::size_t mask = types->slots.size() - 1;
+      for (const IndexEntry& e : file.entries()) {
+        if (e.is_group() || e.type == Signature()) continue;  // a record of no type names no layout's type
+        for (std::size_t at = kStart(e.id, mask);; at = (at + 1) & mask) {
+          Types::Slot& slot = types->slots[at];
+          if (slot.type == Signature()) {
+            slot = {e.id, e.type};
+            break;
+          }
+          if (slot.id == e.id) break;
+        }
+      }
     });
-    const auto it = types->by_id.find(form_id);
-    if (it == types->by_id.end()) return std::nullopt;
-    return it->second;
+    const std::size_t mask = types->slots.size() - 1;
+    for (std::size_t at = kStart(form_id, mask);; at = (at + 1) & mask) {
+      const Types::Slot& slot = types->slots[at];
+      if (slot.type == Signature()) return std::nullopt;
+      if (slot.id == form_id) return slot.type;
+    }
   };
   return o;
 }

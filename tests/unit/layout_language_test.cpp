@@ -314,6 +314,8 @@ field TEST VERT vertices:Vertex[#u32]
 field TEST COLR colors:Color[3]
 field TEST TRIS triangles:Triangle[]
 field TEST HGTS offset:f32 heights:i8[4] bits:x32[2]
+tuple Cell position:u16 unused:bytes2 opacity:f32 cover:x16 tag:x8 count:i32
+field TEST CELL cells:Cell[]
 )", "numbers.layouts");
   TestNamer namer;
   TextCodec codec;
@@ -353,6 +355,7 @@ field TEST HGTS offset:f32 heights:i8[4] bits:x32[2]
   EXPECT_EQ(render("TRIS", tris), "[(-1 32767 Edge|Water 0xBEEF Player), (-32768 0 0x4 0x0000 NONE)]");
   EXPECT_EQ(parse("TRIS", render("TRIS", tris)), tris);
   EXPECT_EQ(parse("TRIS", "[(-1 32767 Water|Edge 48879 Player), (-32768 0 4 0 @00000000)]"), tris);
+  EXPECT_EQ(parse("TRIS", "[(-1 32767 wATER|EDGE 48879 Player), (-32768 0 4 0 NONE)]"), tris);  // labels: any case
 
   Bytes hgts;
   putf(hgts, -2048.0f);
@@ -360,6 +363,15 @@ field TEST HGTS offset:f32 heights:i8[4] bits:x32[2]
   put32(hgts, 0xDEADBEEF), put32(hgts, 1);
   EXPECT_EQ(render("HGTS", hgts), "offset=-2048.0 heights=[-128, 127, 0, -1] bits=[0xDEADBEEF, 0x00000001]");
   EXPECT_EQ(parse("HGTS", "offset=-2048 heights=[-128,127,0,-1] bits=[3735928559, 1]"), hgts);
+
+  // Bytes and hex in tuples (read in place too), at the edges of their ranges.
+  Bytes cells;
+  put16(cells, 65535), cells.push_back(0xAB), cells.push_back(0x0C), putf(cells, 0.5f), put16(cells, 0x1F), cells.push_back(0xFF),
+      put32(cells, 0x80000000u);
+  put16(cells, 0), cells.push_back(0), cells.push_back(0), putf(cells, 1.0f), put16(cells, 0), cells.push_back(0), put32(cells, 0x7FFFFFFF);
+  EXPECT_EQ(render("CELL", cells), "[(65535 AB0C 0.5 0x001F 0xFF -2147483648), (0 0000 1.0 0x0000 0x00 2147483647)]");
+  EXPECT_EQ(parse("CELL", render("CELL", cells)), cells);
+  EXPECT_EQ(parse("CELL", "[(0065535 ab0c 0.5 0x1f 255 -2147483648),(0 0000 1 0X00000 0x0 2147483647)]"), cells);
 
   // Errors: the value, its column and what was expected, as the general path says them.
   const auto error = [&](const char* field, std::string_view text) {
@@ -379,6 +391,13 @@ field TEST HGTS offset:f32 heights:i8[4] bits:x32[2]
   EXPECT_EQ(error("COLR", "[(1 2 3),(4 5 6 7),(7 8 9)]"), "17: expected ')' to end colors (3 values)");
   EXPECT_NE(error("COLR", "[(1 2 3) (4 5 6),(7 8 9)]").find("expected ',' or ']'"), std::string::npos);
   EXPECT_NE(error("VERT", "[(1 2 3)"), "no error");
+  EXPECT_EQ(error("CELL", "[(1 AB0 1.0 0x0 0x0 0)]"), "5: expected 2 bytes as 4 hex digits");
+  EXPECT_EQ(error("CELL", "[(1 AB0G 1.0 0x0 0x0 0)]"), "5: expected 2 bytes as 4 hex digits");
+  EXPECT_EQ(error("CELL", "[(1 AB00 1.0 0x10000 0x0 0)]"), "14: expected an unsigned number that fits 16 bits, not '0x10000'");
+  EXPECT_EQ(error("CELL", "[(1 AB00 1.0 0x0 0x100 0)]"), "18: expected an unsigned number that fits 8 bits, not '0x100'");
+  EXPECT_EQ(error("CELL", "[(1 AB00 1.0 0x0 0x0 2147483648)]"), "22: expected a number that fits 32 bits, not '2147483648'");
+  EXPECT_EQ(error("CELL", "[(1 AB00 1.0 0x0 0x0 -2147483649)]"), "22: expected a number that fits 32 bits, not '-2147483649'");
+  EXPECT_EQ(error("CELL", "[(-1 AB00 1.0 0x0 0x0 0)]"), "3: expected an unsigned number that fits 16 bits, not '-1'");
 }
 
 // A reader rules out layouts of a field by the text's `name=` keys before it tries any: it may
