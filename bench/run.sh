@@ -2,6 +2,8 @@
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
 #   SECTION: all (default), plugin, text, scripts, saves, python, loadorder or clean
+#   TESMOD_BASELINE=/path/to/an/older/tesmod: the text section also times that build's export
+#   and import of the fixture in the same run (a same-machine, same-run comparison).
 # Makes the ~255 MB fixture with ../shared/bench/make_big_plugin.py (cached in bench/.cache),
 # builds ../shared/bench/floor.cpp, and times each pair with hyperfine (medians). Prints a
 # Markdown report (also written to bench/.cache/report.md) for BENCHMARKS.md.
@@ -171,11 +173,20 @@ rm -rf "$text_dir" "$cache/mod-obl" "$cache/mod-sky"
 "$tesmod" export "$big" "$text_dir" --threads 2 >/dev/null
 "$tesmod" export "$mod_obl" "$cache/mod-obl" >/dev/null
 "$tesmod" export "$mod_sky" "$cache/mod-sky" >/dev/null
+baseline=()
+if [[ -n ${TESMOD_BASELINE:-} ]]; then
+  base_dir=$cache/text-baseline
+  rm -rf "$base_dir"
+  "$TESMOD_BASELINE" export "$big" "$base_dir" --threads 2 >/dev/null
+  baseline=(--prepare "$(aside $cache/text3)" -n baseline-export "$TESMOD_BASELINE export $big $cache/text3 --threads 2"
+            --prepare true -n baseline-import "$TESMOD_BASELINE import $base_dir -o $cache/text-baseline.esm --threads 2")
+fi
 # hyperfine takes one --prepare per command, in order.
 hyperfine -N -w 2 -r "$runs" --export-json "$cache/text-times.json" \
   --prepare true -n floor-inflate "$floor inflate-libdeflate $big" \
   --prepare "$(aside $cache/text2)" -n export "$tesmod export $big $cache/text2 --threads 2" \
   --prepare true -n import "$tesmod import $text_dir -o $text_out --threads 2" \
+  "${baseline[@]}" \
   --prepare "$(aside $cache/mod2)" -n mod-obl-export "$tesmod export '$mod_obl' $cache/mod2" \
   --prepare true -n mod-obl-import "$tesmod import $cache/mod-obl -o $cache/mod-obl.esp" \
   --prepare "$(aside $cache/mod2)" -n mod-sky-export "$tesmod export '$mod_sky' $cache/mod2" \
@@ -198,6 +209,11 @@ if [[ -d /dev/shm && -w /dev/shm ]]; then
   rm -rf "$shm"
 fi
 cmp "$big" "$text_out" && cmp "$mod_obl" "$cache/mod-obl.esp" && cmp "$mod_sky" "$cache/mod-sky.esp"
+if [[ -n ${TESMOD_BASELINE:-} ]]; then
+  cmp "$big" "$cache/text-baseline.esm"
+  base_bytes=$(du -sb "$base_dir" | cut -f1)
+  rm -rf "$cache/text3" "$base_dir" "$cache/text-baseline.esm"
+fi
 peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
 export_peak=0
 for _ in 1 2 3; do
@@ -211,7 +227,7 @@ folders=$(find "$text_dir" -type d | wc -l)
 text_bytes=$(du -sb "$text_dir" | cut -f1)
 rm -rf "$cache/text2" "$cache/mod2" "$trash"
 python3 - "$cache/text-times.json" "$big" "$export_peak" "$import_peak" "$files" "$folders" "$text_bytes" \
-  "$mod_obl" "$mod_sky" "${shm:+$cache/text-shm-times.json}" <<'PY' | tee -a "$cache/report.md"
+  "$mod_obl" "$mod_sky" "${shm:+$cache/text-shm-times.json}" "${base_bytes:-}" <<'PY' | tee -a "$cache/report.md"
 import json, os, sys
 times = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 big, export_peak, import_peak, files, folders, text_bytes = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
@@ -226,6 +242,16 @@ for k, label, peak in (("export", "`tesmod export big.esm DIR --threads 2`", exp
     print(f"| {label} | {med(k):.0f} | {med(k) / floor:.1f} | ≤ 20 | {peak / 1024:.0f} | ≤ {(size / 2**20) + 300:.0f} |")
 print(f"| floor: `cp -r` of the exported folder | {med('cp-big'):.0f} | {med('cp-big') / floor:.1f} | | | |")
 print(f"\nThe folder: {files:,} files in {folders:,} folders, {text_bytes / 1e6:.0f} MB; import wrote the fixture back byte-identical.\n")
+if "baseline-export" in times:
+    base_bytes = int(sys.argv[11])
+    print("Against the baseline build (TESMOD_BASELINE), same run:\n")
+    print("| what | this build ms | baseline ms | this / baseline | this vs floor | baseline vs floor |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for k in ("export", "import"):
+        a, b = med(k), med("baseline-" + k)
+        print(f"| {k} | {a:.0f} | {b:.0f} | {a / b:.2f} | {a / floor:.1f} | {b / floor:.1f} |")
+    print(f"\nText: {text_bytes / 1e6:.0f} MB from this build, {base_bytes / 1e6:.0f} MB from the baseline; "
+          "both imports wrote the fixture back byte-identical.\n")
 shm = {r["command"]: r for r in json.load(open(sys.argv[10]))["results"]} if len(sys.argv) > 10 and sys.argv[10] else {}
 print("| mod | bytes | where | files | export ms | `cp -r` of its folder ms | import ms | target |")
 print("|---|---:|---|---:|---:|---:|---:|---:|")

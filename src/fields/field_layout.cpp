@@ -13,48 +13,15 @@ namespace {
 
 }  // namespace
 
-namespace {
-
-// A label's length and its first and last characters, lowercase: labels that differ here
-// differ, so a look-up compares text only where the keys are equal.
-std::uint32_t label_key(std::string_view label) {
-  if (label.empty()) return 0;
-  return std::uint32_t(std::min<std::size_t>(label.size(), 0xFFFF)) << 16 |
-         std::uint32_t(std::uint8_t(ascii::lower(label.front()))) << 8 | std::uint8_t(ascii::lower(label.back()));
-}
-
-}  // namespace
-
-void ValueNames::index() {
-  by_value_.clear();
-  label_keys_.clear();
-  for (std::uint32_t k = 0; k < entries.size(); ++k) {
-    by_value_.emplace_back(entries[k].first, k);
-    label_keys_.push_back(label_key(entries[k].second));
-  }
-  std::sort(by_value_.begin(), by_value_.end());  // equal values keep table order: the first wins
-}
-
 std::optional<std::string_view> ValueNames::label(std::uint64_t value) const {
-  if (by_value_.size() != entries.size()) {
-    for (const auto& [v, l] : entries)
-      if (v == value) return std::string_view(l);
-    return std::nullopt;
-  }
-  const auto it = std::lower_bound(by_value_.begin(), by_value_.end(), std::pair{value, std::uint32_t(0)});
-  if (it == by_value_.end() || it->first != value) return std::nullopt;
-  return std::string_view(entries[it->second].second);
+  for (const auto& [v, l] : entries)
+    if (v == value) return std::string_view(l);
+  return std::nullopt;
 }
 
 std::optional<std::uint64_t> ValueNames::value(std::string_view label) const {
-  if (label_keys_.size() != entries.size()) {
-    for (const auto& [v, l] : entries)
-      if (ascii::iequals(l, label)) return v;
-    return std::nullopt;
-  }
-  const std::uint32_t key = label_key(label);
-  for (std::size_t k = 0; k < label_keys_.size(); ++k)
-    if (label_keys_[k] == key && ascii::iequals(entries[k].second, label)) return entries[k].first;
+  for (const auto& [v, l] : entries)
+    if (ascii::iequals(l, label)) return v;
   return std::nullopt;
 }
 

@@ -481,7 +481,6 @@ class LayoutTableParser {
 
   void finish() {
     resolve_names();  // enum and flag names may be defined after their first use
-    for (ValueNames& n : table_.names_) n.index();
     for (const auto& [k, layout] : exact_) table_.by_key_[k].push_back(layout);
     for (const auto& [k, layout] : wildcard_) table_.by_key_[k].push_back(layout);
     // Each record type's own list ends with the wildcard layouts of the same field.

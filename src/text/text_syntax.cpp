@@ -126,7 +126,53 @@ std::string quoted(std::string_view stored, const TextCodec& codec) {
   return out;
 }
 
+namespace {
+
+// What to_chars writes (the shortest text that reads back, %f-style) for a float of 0.001 up to
+// 100000 that is closest to a decimal with at most three places whose digits make a whole
+// number below 2^24: found by trying 0 to 3 places (the first that reads back is the shortest;
+// rounding value * 10^places, exact in a double, gives the closest such decimal, as to_chars
+// picks). Reading back is the fast path of parse_float (both numbers exact as floats, one
+// correctly rounded division), so that is also what from_chars reads. %f is what to_chars
+// chooses at these sizes: with places, %e is longer; without, the number has at most 5 digits.
+// nullptr where this does not hold (and at a tie between two decimals): to_chars decides then.
+// Navmesh and landscape floats are most of an exported world's floats.
+char* write_short_float(char* p, float value) {
+  const float a = std::fabs(value);
+  if (!(a >= 0.001f && a < 100000.0f)) return nullptr;
+  static constexpr double kScale[] = {1.0, 10.0, 100.0, 1000.0};
+  static constexpr float kScalef[] = {1.0f, 10.0f, 100.0f, 1000.0f};
+  static constexpr std::uint32_t kDivisor[] = {1, 10, 100, 1000};
+  for (int places = 0; places <= 3; ++places) {
+    const double scaled = double(a) * kScale[places];
+    const double whole = std::floor(scaled);
+    const double below = scaled - whole;
+    if (below == 0.5) return nullptr;  // a tie: to_chars breaks it
+    const double r = below < 0.5 ? whole : whole + 1;
+    if (r >= 16777216.0) return nullptr;
+    if (float(r) / kScalef[places] != a) continue;
+    const std::uint32_t n = std::uint32_t(r);
+    if (std::signbit(value)) *p++ = '-';
+    p = std::to_chars(p, p + 8, n / kDivisor[places]).ptr;
+    *p++ = '.';
+    if (places == 0) {
+      *p++ = '0';
+      return p;
+    }
+    std::uint32_t fraction = n % kDivisor[places];
+    for (int k = places - 1; k >= 0; --k) {
+      p[k] = char('0' + fraction % 10);
+      fraction /= 10;
+    }
+    return p + places;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 char* write_float(char* p, float value) {
+  if (char* end = write_short_float(p, value)) return end;
   if (!std::isfinite(value)) {
     *p++ = '0';
     *p++ = 'x';

@@ -101,6 +101,34 @@ TEST(TextSyntax, ShortDecimalsReadAsFromCharsReadsThem) {
   EXPECT_FALSE(parse_float("1.5.2"));
 }
 
+// The writer's short path for floats (decimals of up to three places) writes what to_chars
+// writes: compared on the floats nearest to 1,200,000 such decimals, their neighbours, and
+// random bit patterns.
+TEST(TextSyntax, ShortFloatsAreWrittenAsToCharsWritesThem) {
+  const auto reference = [](float v) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+  };
+  std::mt19937 random(11);
+  std::vector<float> values = {0.001f, -0.001f, 0.0015f, 0.5f, 1.5f, 2.5f, 0.125f, 99999.0f, 99999.99f, 100000.0f,
+                               16777.215f, 8388.608f, 0.1f, 0.2f, 0.3f, 2385.1f, -67.9f, 12345.678f, 1e-3f, 9.999f};
+  for (int i = 0; i < 400000; ++i) {
+    const std::uint32_t places = random() % 4;
+    const double scale = places == 0 ? 1 : places == 1 ? 10 : places == 2 ? 100 : 1000;
+    const float v = float(double(random() % 100000000u) / scale / (random() % 3 == 0 ? 1000 : 1));
+    values.push_back(random() & 1 ? -v : v);
+    values.push_back(std::nextafter(v, 0.0f));
+    values.push_back(std::bit_cast<float>(std::uint32_t(random())));
+  }
+  for (float v : values) {
+    if (!std::isfinite(v)) continue;
+    ASSERT_EQ(format_float(v), reference(v)) << std::bit_cast<std::uint32_t>(v);
+  }
+}
+
 TEST(TextSyntax, ScannerReadsWordsKeysAndFormReferences) {
   LineScanner s(R"(  DATA value=25 ref="My Mod.esp":00000801 next=Skyrim.esm:00012EB7)", 3);
   EXPECT_EQ(s.word(), "DATA");

@@ -56,18 +56,9 @@ struct ValueNames {
   bool is_flags = false;
   std::vector<std::pair<std::uint64_t, std::string>> entries;
 
-  // The first entry's label for value.
   std::optional<std::string_view> label(std::uint64_t value) const;
-  // Case-insensitive; the first entry with that label.
+  // Case-insensitive.
   std::optional<std::uint64_t> value(std::string_view label) const;
-
-  // Makes look-up keys of the entries (once they are final): the two above then compare a
-  // number per entry before any text (an import looks up hundreds of thousands of labels).
-  void index();
-
- private:
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_value_;  // (value, entry), sorted
-  std::vector<std::uint32_t> label_keys_;                          // label_key() of each entry's label
 };
 
 struct LayoutMember {
