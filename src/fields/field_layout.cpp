@@ -352,6 +352,9 @@ bool LayoutTable::applies(const FieldLayout& layout, std::span<const std::uint8_
         if (id.size() < c.text.size() || !ascii::iequals(id.substr(0, c.text.size()), c.text)) return false;
         break;
       }
+      case Kind::FormVersion:
+        if (c.all_bits ? site.form_version >= c.value : site.form_version < c.value) return false;
+        break;
       case Kind::Previous:
         if (site.earlier.empty() ||
             std::find(c.types.begin(), c.types.end(), site.earlier.back().type) == c.types.end())

@@ -328,6 +328,14 @@ class LayoutTableParser {
       return c;
     }
     if (header) fail(fmt::format("'{}': header lines take only FIELD->TYPE conditions", text));
+    if (text.starts_with("version<") || text.starts_with("version>=")) {
+      c.kind = Kind::FormVersion;
+      c.all_bits = text[7] == '<';
+      const auto n = parse_uint(text.substr(c.all_bits ? 8 : 9));
+      if (!n || *n > 0xFFFF) fail(fmt::format("'{}': expected version<N or version>=N, N a form version", text));
+      c.value = *n;
+      return c;
+    }
     if (text.starts_with("edid^=")) {
       c.kind = Kind::EditorIdPrefix;
       c.text = std::string(text.substr(6));

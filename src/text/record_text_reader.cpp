@@ -373,7 +373,7 @@ class EntriesReader {
       }
       s.seek(value_at);
       begin_field(*sig);
-      layout_value(s, h.type, *sig);
+      layout_value(s, h, *sig);
       end_field();
     }
     if (prefix_) throw SyntaxError(lines_.number(), 1, "an XXXX line has no field after it");
@@ -449,7 +449,8 @@ class EntriesReader {
 
   // Appends the value of a typed field to raw_, read with the first layout whose conditions hold
   // (on the fields read before it) and that reads it.
-  void layout_value(LineScanner& s, Signature record_type, Signature field) {
+  void layout_value(LineScanner& s, const RecordHeader& header, Signature field) {
+    const Signature record_type = header.type;
     const LayoutTable& table = layout_table(options_.game);
     const auto layouts = table.find(record_type, field);
     if (layouts.empty())
@@ -464,6 +465,7 @@ class EntriesReader {
       for (const ReadField& f : read_fields_) earlier.push_back({f.type, std::span<const std::uint8_t>(raw_).subspan(f.offset, f.size)});
       fields::FieldSite site;
       site.record_type = record_type;
+      site.form_version = header.form_version;
       site.earlier = earlier;
       site.localized = options_.localized;
       site.reading_text = true;

@@ -185,6 +185,7 @@ class RecordWriter {
     }
     fields::FieldSite s;
     s.record_type = header_.type;
+    s.form_version = header_.form_version;
     s.earlier = std::span<const fields::FieldRef>(refs_).first(index);
     s.localized = options_.localized;
     s.record_type_of = options_.record_type_of;
@@ -413,6 +414,7 @@ void append_header_line(std::string& out, const RecordHeader& h, const RecordTex
       for (const SubrecordView& f : fields) refs.push_back({f.type, f.data});
       fields::FieldSite site;
       site.record_type = h.type;
+      site.form_version = h.form_version;
       site.earlier = refs;
       site.localized = options.localized;
       site.record_type_of = options.record_type_of;

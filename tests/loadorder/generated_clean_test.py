@@ -34,6 +34,7 @@ from pathlib import Path
 TESMOD, BENCH, WORK = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import corpus as corpus_rules  # noqa: E402  (the corpus rules of every test)
+from checks import check, failures  # noqa: E402
 CORPUS = None
 CASES = [  # (game, master seed, records, load-order seed, plugins)
     ("sse", 31, 2500, 17, 5),
@@ -42,14 +43,6 @@ CASES = [  # (game, master seed, records, load-order seed, plugins)
 KINDS = ("itm", "itm_kept", "itpo", "udr", "nav", "deleted_other")
 REFS = {b"REFR", b"ACHR", b"ACRE", b"PGRE", b"PMIS", b"PARW", b"PBAR", b"PBEA", b"PCON", b"PFLA", b"PHZD"}
 DELETED, PERSISTENT, DISABLED, COMPRESSED = 0x20, 0x400, 0x800, 0x40000
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-    return cond
 
 
 def run(*args):

@@ -24,15 +24,7 @@ TESMOD, TOOLS, WORK = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import corpus as corpus_rules  # noqa: E402
 import plugin_bytes as pb  # noqa: E402
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-    return cond
+from checks import check, failures  # noqa: E402
 
 
 def run(*args):

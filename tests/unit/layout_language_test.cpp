@@ -563,6 +563,42 @@ TEST(LayoutLanguage, EditorIdPrefixDecides) {
   EXPECT_EQ(f.render("GMST", "DATA", hundred), "0x42C80000");          // no EditorID at all
 }
 
+// The record's form version decides (Skyrim model information: the header form from 40, bare
+// texture hashes in 38 and 39, nothing known before 38), and a table that says it wrong is an error.
+TEST(LayoutLanguage, FormVersionDecides) {
+  const LayoutTable table = LayoutTable::parse(R"(
+struct Hash file:x32 extension:sig folder:x32
+field * MODT header-count:u32=2 textures:u32 addons:u32 hashes:Hash[@textures] addon-list:u32[@addons]
+field * MODT if version>=38 if version<40 hashes:Hash[]
+)", "versions.layouts");
+  Bytes bare;
+  put32(bare, 0x11111111), bare.insert(bare.end(), {'d', 'd', 's', 0}), put32(bare, 0x22222222);
+  Bytes header;
+  put32(header, 2), put32(header, 1), put32(header, 0);
+  header.insert(header.end(), bare.begin(), bare.end());
+  FieldSite site;
+  site.record_type = sig("ARMO");
+  const auto chosen = [&](const Bytes& data, std::uint16_t version) -> int {
+    site.form_version = version;
+    const FieldLayout* l = table.choose(sig("MODT"), data, site);
+    return l ? int(l->table_line) : 0;
+  };
+  const auto layouts = table.find(sig("ARMO"), sig("MODT"));
+  ASSERT_EQ(layouts.size(), 2u);
+  const int header_form = int(layouts[0]->table_line), bare_form = int(layouts[1]->table_line);
+  EXPECT_EQ(chosen(header, 44), header_form);
+  EXPECT_EQ(chosen(header, 40), header_form);
+  EXPECT_EQ(chosen(bare, 44), 0);  // whole hashes in a record of form 40 or later: hex, as xEdit says
+  EXPECT_EQ(chosen(bare, 40), 0);
+  EXPECT_EQ(chosen(bare, 39), bare_form);
+  EXPECT_EQ(chosen(bare, 38), bare_form);
+  EXPECT_EQ(chosen(bare, 37), 0);  // before 38: a form nobody knows
+  EXPECT_EQ(chosen(bare, 0), 0);
+
+  EXPECT_NE(table_error("field * MODT if version<forty value:u32\n").find("expected version<N or version>=N"), std::string::npos);
+  EXPECT_NE(table_error("field * MODT if version>=70000 value:u32\n").find("expected version<N or version>=N"), std::string::npos);
+}
+
 TEST(LayoutLanguage, SectionsAndThePreviousFieldDecide) {
   Fixture f;
   const Bytes four = {0x40, 0, 0, 0};

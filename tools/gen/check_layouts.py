@@ -13,7 +13,7 @@ Usage:
    str8/16/32 zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
    counted by earlier members [@count] / [@rows*columns];
    fixed values name:type=VALUE; optional members name:type? (the field may end before them). Conditions: edid^=TEXT, prev=SIG|SIG, in=SIG|SIG (or in=-),
-   FIELD.member=VALUE, FIELD.member&VALUE, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
+   FIELD.member=VALUE, FIELD.member&VALUE, version<N, version>=N, member->TYPE|TYPE (fields) and NAME->TYPE|TYPE
    (headers). A field type is four characters, or 0x and eight hex digits (the four bytes
    read little-endian) for one that is not printable. '#' starts a comment at the start of a
    line or after a blank. Errors (unknown types, bad or duplicate names, open members not last,
@@ -182,7 +182,8 @@ class Member:
 
 class Cond:
     """kind: edid (text), prev (sigs), in (sigs; '-' = before any section), field (sig, member,
-    op, value text), ref (member, types), nameref (field sig, types)."""
+    op, value text), ref (member, types), nameref (field sig, types), version (op '<' or '>=',
+    value: the form version)."""
     __slots__ = ("kind", "a", "b", "op", "value", "line", "resolved")
 
     def __init__(self, kind, a, b=None, op=None, value=None, line=0):
@@ -395,6 +396,12 @@ def parse_layouts(path):
         if for_header and "->" not in text:
             err(num, f"'if {text}': header lines take only FIELD->TYPE conditions")
             return None
+        m = re.fullmatch(r"version(<|>=)(\d+)", text)
+        if m:
+            if int(m.group(2)) > 0xFFFF:
+                err(num, f"'if {text}': a form version is at most 65535")
+                return None
+            return Cond("version", None, op=m.group(1), value=int(m.group(2)), line=num)
         m = re.fullmatch(r"edid\^=(\S+)", text)
         if m:
             return Cond("edid", m.group(1).lower(), line=num)
@@ -872,10 +879,11 @@ def fits(lay, data, localized):
 
 class RecordState:
     """What the conditions of a record's fields can see."""
-    __slots__ = ("rec", "edid", "prev", "section", "last", "first", "plugin", "sections")
+    __slots__ = ("rec", "edid", "prev", "section", "last", "first", "plugin", "sections", "version")
 
-    def __init__(self, rec, fields, plugin, table):
+    def __init__(self, rec, fields, plugin, table, version=0):
         self.rec = rec
+        self.version = version  # the record header's form version (0 in Oblivion)
         self.plugin = plugin
         self.edid = None
         for sig, data in fields:
@@ -903,6 +911,8 @@ def member_value(lay, data, name, localized):
 
 def holds(c, state, table, values=None):
     k = c.kind
+    if k == "version":
+        return state.version < c.value if c.op == "<" else state.version >= c.value
     if k == "edid":
         return state.edid is not None and state.edid.startswith(c.a)
     if k == "prev":
@@ -1010,10 +1020,12 @@ class Plugin:
         return {formid: sig.decode("latin-1") for _, sig, _, _, formid in self._headers() if sig != b"TES4"}
 
     def records(self):
-        """Yields (record type, formid, flags, fields) where fields is a list of (sig, bytes)."""
+        """Yields (record type, formid, flags, form version, fields) where fields is a list of
+        (sig, bytes); the form version is 0 in 20-byte (Oblivion) headers."""
         d = self.data
         hs = self.header_size
         for p, sig, size, flags, formid in self._headers():
+            version = struct.unpack_from("<H", d, p + 20)[0] if hs >= 24 else 0
             body = d[p + hs:p + hs + size]
             if flags & 0x00040000:
                 body = zlib.decompress(body[4:])
@@ -1021,7 +1033,7 @@ class Plugin:
             fields = list(split_fields(body))
             if rec == "TES4":
                 self.masters = sum(1 for s, _ in fields if s == "MAST")
-            yield rec, formid, flags, fields
+            yield rec, formid, flags, version, fields
 
 
 def split_fields(body):
@@ -1247,10 +1259,10 @@ def main():
         plugins += 1
         loc = plugin.localized
         cache = {}
-        for rec, formid, rflags, fields in plugin.records():
+        for rec, formid, rflags, version, fields in plugin.records():
             records += 1
             masters = plugin.masters
-            state = RecordState(rec, fields, plugin, table)
+            state = RecordState(rec, fields, plugin, table, version)
             sections = state.sections
             in_package = False
             cond_prev = None  # the field before, for CIS1/CIS2 after a condition

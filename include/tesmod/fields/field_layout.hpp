@@ -115,13 +115,14 @@ struct LayoutCondition {
     Section,         // in=SIG|SIG (in=- : before any section field)
     FieldMember,     // FIELD.member=VALUE or FIELD.member&VALUE
     RefersTo,        // member->TYPE|TYPE (header flags: NAME->TYPE, the field NAME)
+    FormVersion,     // version<N or version>=N: the record's form version (Skyrim's header)
   };
   Kind kind = Kind::Previous;
   std::string text;              // EditorIdPrefix: the prefix; FieldMember/RefersTo: the member
   std::vector<Signature> types;  // Previous/Section/RefersTo: the signatures (Section: 0 for '-')
   Signature field;               // FieldMember: the earlier field; RefersTo on header flags: the field
-  std::uint64_t value = 0;       // FieldMember
-  bool all_bits = false;         // FieldMember: `&` (all these bits) rather than `=`
+  std::uint64_t value = 0;       // FieldMember; FormVersion: N
+  bool all_bits = false;         // FieldMember: `&` (all these bits) rather than `=`; FormVersion: `<`
 };
 
 struct FieldLayout {
@@ -189,6 +190,7 @@ struct FieldRef {
 // (in order; the EDID among them), and what record a FormID names when that is known.
 struct FieldSite {
   Signature record_type;
+  std::uint16_t form_version = 0;  // the record header's (0 in Oblivion, and where not known)
   std::span<const FieldRef> earlier;
   bool localized = false;
   // The record type of a FormID as stored in this plugin; nullopt when not at hand. May be empty.
