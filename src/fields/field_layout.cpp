@@ -353,6 +353,9 @@ bool LayoutTable::applies(const FieldLayout& layout, std::span<const std::uint8_
         break;
       }
       case Kind::FormVersion:
+        // Text readers take either form whatever the version: the keys tell them apart, and
+        // text written before a layout asked for the version still reads.
+        if (site.reading_text) break;
         if (c.all_bits ? site.form_version >= c.value : site.form_version < c.value) return false;
         break;
       case Kind::Previous:

@@ -115,7 +115,7 @@ struct LayoutCondition {
     Section,         // in=SIG|SIG (in=- : before any section field)
     FieldMember,     // FIELD.member=VALUE or FIELD.member&VALUE
     RefersTo,        // member->TYPE|TYPE (header flags: NAME->TYPE, the field NAME)
-    FormVersion,     // version<N or version>=N: the record's form version (Skyrim's header)
+    FormVersion,     // version<N or version>=N: the record's form version (text readers skip it)
   };
   Kind kind = Kind::Previous;
   std::string text;              // EditorIdPrefix: the prefix; FieldMember/RefersTo: the member
