@@ -41,23 +41,23 @@ std::optional<std::string> PluginBytes::editor_id(const IndexEntry& e) const {
   if (!e.is_compressed()) return find_editor_id(stored);
   if (stored.size() < 4) return std::nullopt;
   const std::uint32_t raw = le::u32(stored.data());
-  // The EditorID is the first field of every record that has one: a short prefix holds it, and
-  // the less inflated the better (much of the cost is per byte). A longer prefix, then the whole
-  // body (libdeflate: far faster than zlib's streaming for all of it) only for records that
-  // need them, such as LAND and NAVM, which have no EditorID.
+  // The format puts the EditorID first in every record that has one (after an XXXX size field),
+  // as the Creation Kit and xEdit write them: so only the head of a compressed record is
+  // inflated, the EDID field when the head starts one, and a record that starts with another
+  // field has none. (Inflating landscapes and navmeshes whole to learn that was most of the
+  // time it took to name a plugin's forms.)
   PrefixInflater prefix_of(stored.subspan(4));
-  for (const std::size_t want : {std::size_t{64}, std::size_t{600}}) {
-    const std::size_t n = std::min<std::size_t>(want, raw);
-    const std::span<const std::uint8_t> prefix = prefix_of.first(n);
-    if (auto id = find_editor_id(prefix)) return id;
-    if (prefix.size() < n || n == raw) return std::nullopt;
+  const std::span<const std::uint8_t> head = prefix_of.first(std::min<std::size_t>(16, raw));
+  std::size_t at = 0;
+  std::optional<std::uint32_t> big;
+  if (head.size() >= 10 && Signature::from_bytes(head.data()) == kOversizeSignature && le::u16(head.data() + 4) == 4) {
+    big = le::u32(head.data() + 6);
+    at = 10;
   }
-  try {
-    Inflater inflater;
-    return find_editor_id(inflate_record_body(stored, inflater, ErrorContext{}));
-  } catch (const Error&) {
-    return std::nullopt;
-  }
+  if (head.size() < at + 6 || Signature::from_bytes(head.data() + at) != Signature("EDID")) return std::nullopt;
+  const std::size_t size = big ? *big : le::u16(head.data() + at + 4);
+  if (size > raw) return std::nullopt;
+  return find_editor_id(prefix_of.first(std::min<std::size_t>(at + 6 + size, raw)));
 }
 
 ErrorContext PluginBytes::context(const IndexEntry& e) const {

@@ -14,6 +14,8 @@
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/io/little_endian.hpp"
+#include "tesmod/io/file_bytes.hpp"
+#include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/io/thread_count.hpp"
 #include "tesmod/io/workers.hpp"
 #include "tesmod/plugin/plugin.hpp"
@@ -51,6 +53,12 @@ std::string read_text_file(const fs::path& path) {
   if (bad) throw Error(path.string(), Error::kNoOffset, std::nullopt, "cannot read the file");
   return out;
 }
+
+// A record file mapped, not read: the largest folders hold a GB of text, read twice, and a copy
+// into fresh memory would cost more than the parse of some files.
+std::shared_ptr<const FileBytes> map_text_file(const fs::path& path) { return FileBytes::map(path); }
+
+std::string_view text_of(const FileBytes& file) { return {reinterpret_cast<const char*>(file.data()), file.size()}; }
 
 // A text error as `path:line:column: message`.
 [[noreturn]] void fail_text(const fs::path& path, const SyntaxError& e) {
@@ -160,10 +168,24 @@ struct FileScan {
   std::vector<std::pair<std::uint32_t, std::string>> editor_ids;
 };
 
-FileScan scan(std::string_view text, const TextCodec& codec) {
+// Whether a record line's flags say Compressed.
+bool compressed_record_line(std::string_view line, Game game) {
+  LineScanner s(line, 0);
+  s.word();
+  const auto type = detail::parse_signature(s.word());
+  const std::size_t at = line.find(" flags=");
+  if (!type || at == std::string_view::npos) return false;
+  std::size_t end = at + 7;
+  while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+  const auto flags = detail::parse_record_flags(game, *type, line.substr(at + 7, end - at - 7));
+  return flags && (*flags & record_flags::kCompressed);
+}
+
+FileScan scan(std::string_view text, const TextCodec& codec, Game game) {
   FileScan out;
   out.bytes = text.size();
   bool waiting = false;  // for the EDID of the record last seen
+  bool first_only = false;  // and only as its first field (export names a compressed record so)
   std::uint32_t record = 0;
   std::size_t pos = 0;
   std::uint32_t number = 0;
@@ -183,6 +205,7 @@ FileScan scan(std::string_view text, const TextCodec& codec) {
       if (auto id = parse_uint("0x" + std::string(s.word())); id && *id <= 0xFFFFFFFF) {
         record = std::uint32_t(*id);
         waiting = true;
+        first_only = compressed_record_line(line, game);
       }
     } else if (line.starts_with("group ")) {
       ++out.groups;
@@ -195,6 +218,8 @@ FileScan scan(std::string_view text, const TextCodec& codec) {
       } catch (const SyntaxError&) {
         // Pass 2 reports it.
       }
+      waiting = false;
+    } else if (waiting && first_only && !line.empty() && !line.starts_with('#')) {
       waiting = false;
     }
   }
@@ -324,7 +349,7 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
   }
   std::vector<FileScan> scans(file_steps.size());
   run_workers(file_steps.size(), threads, [&](auto claim) {
-    for (std::size_t k = claim(); k < file_steps.size(); k = claim()) scans[k] = scan(read_text_file(steps[file_steps[k]].path), codec);
+    for (std::size_t k = claim(); k < file_steps.size(); k = claim()) scans[k] = scan(text_of(*map_text_file(steps[file_steps[k]].path)), codec, settings.game);
   });
   TextNamer namer(files);
   std::uint64_t items = folders;
@@ -417,9 +442,9 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
         FolderScriptFiles scripts(path.parent_path());
         RecordTextOptions o = record_options;
         o.scripts = &scripts;
-        const std::string text = read_text_file(path);
+        const auto file = map_text_file(path);
         try {
-          reads[k] = read_entries_text(text, o, bytes[k]);
+          reads[k] = read_entries_text(text_of(*file), o, bytes[k]);
         } catch (const SyntaxError& e) {
           fail_text(path, e);
         }

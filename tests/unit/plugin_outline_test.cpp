@@ -2,6 +2,8 @@
 // from, on small plugins built for each case.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "sample_builder.hpp"
 #include "test_support.hpp"
 #include "tesmod/plugin/editor_ids.hpp"
@@ -195,4 +197,39 @@ TEST(PluginOutline, EditorIdsOfRecordsOnSeveralThreads) {
       else EXPECT_EQ(ids[i], "Npc" + std::to_string(i));
     }
   }
+}
+
+// The EditorID of a compressed record is its first field (after an XXXX size) or none: only the
+// head is inflated. An uncompressed record is searched whole.
+TEST(PluginOutline, ACompressedRecordsEditorIdIsItsFirstField) {
+  Plugin p = Plugin::create(Game::SkyrimLE, "t.esp");
+  const std::string long_name(300, 'L');  // past the first head inflated
+  const std::string huge_name(70000, 'H');  // an EDID of more than 65535 bytes: XXXX before it
+  for (bool compressed : {false, true}) {
+    const std::uint32_t base = compressed ? 0x900 : 0x800;
+    std::vector<Record> records;
+    records.push_back(named("NPC_", base, "First"));
+    records.push_back(Record(Signature("NPC_"), base + 1, {Field::zstring("FULL", "x"), Field::zstring("EDID", "Late")}));
+    records.push_back(named("NPC_", base + 2, long_name));
+    records.push_back(named("NPC_", base + 3, huge_name));
+    records.push_back(Record(Signature("NPC_"), base + 4, {Field::zstring("FULL", "no id")}));
+    for (Record& r : records) {
+      if (compressed) r.set_flags(record_flags::kCompressed);
+      p.add(std::move(r));
+    }
+  }
+  const auto bytes = hold(std::move(p));
+  const PluginFile f = PluginFile::parse(bytes);
+  std::map<std::uint32_t, std::optional<std::string>> got;
+  for (const IndexEntry& e : f.entries().subspan(2)) got[e.id] = f.editor_id(e);
+  for (std::uint32_t base : {0x800u, 0x900u}) {
+    SCOPED_TRACE(base);
+    EXPECT_EQ(got.at(base), "First");
+    EXPECT_EQ(got.at(base + 2), long_name);
+    EXPECT_EQ(got.at(base + 3), huge_name);
+    EXPECT_EQ(got.at(base + 4), std::nullopt);
+  }
+  EXPECT_EQ(got.at(0x801), "Late");
+  EXPECT_EQ(got.at(0x901), std::nullopt);
+  EXPECT_EQ(f.stats().compressed, 5u);
 }

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <random>
+
 namespace tesmod::text {
 namespace {
 
@@ -74,6 +79,71 @@ TEST(TextNamer, AFileListedTwiceIsNotNamedByName) {
   EXPECT_EQ(n.name(0x00000014), "Skyrim.esm:00000014");
   EXPECT_EQ(n.name(0x01000014), "@01000014");
   EXPECT_EQ(n.resolve(n.name(0x01000014)), 0x01000014u);
+}
+
+}  // namespace
+}  // namespace tesmod::text
+
+namespace tesmod::text {
+namespace {
+
+// The namer's tables against the rules said plainly, on many names added in a random order:
+// forms given several names and sources, names shared by forms and sources, in any letter case.
+TEST(TextNamer, ManyNamesFollowTheRulesInAnyOrder) {
+  using Source = TextNamer::Source;
+  std::mt19937 random(20261126);
+  const auto pick = [&](std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(random); };
+  struct Add {
+    std::uint32_t form;
+    std::string name;
+    Source source;
+  };
+  std::vector<Add> adds;
+  for (int i = 0; i < 30000; ++i) {
+    std::string name = "Name" + std::to_string(pick(6000)) + (pick(3) == 0 ? std::string(40, 'x') : "");
+    for (char& c : name)
+      if (pick(4) == 0) c = char(std::toupper(static_cast<unsigned char>(c)));
+    adds.push_back({pick(2) << 24 | (0x800 + pick(9000)), name, Source(pick(3))});
+  }
+  TextNamer n({"Skyrim.esm", "Mod.esp"});
+  for (const Add& a : adds) n.add(a.form, a.name, a.source);
+  n.finish();
+
+  // Each form keeps the name of its most trusted source, the first given among equals.
+  std::map<std::uint32_t, const Add*> chosen;
+  for (const Add& a : adds)
+    if (auto [it, fresh] = chosen.try_emplace(a.form, &a); !fresh && a.source < it->second->source) it->second = &a;
+  // A name stands for the one form its most trusted source gives it to, or for none.
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  std::map<std::string, std::vector<const Add*>> by_name;
+  for (const auto& [form, a] : chosen) by_name[lower(a->name)].push_back(a);
+  std::size_t named = 0, ambiguous = 0;
+  std::map<std::uint32_t, std::string> expected_name;
+  for (const auto& [name, forms] : by_name) {
+    Source best = Source::Master;
+    for (const Add* a : forms) best = std::min(best, a->source);
+    std::vector<const Add*> top;
+    for (const Add* a : forms)
+      if (a->source == best) top.push_back(a);
+    if (top.size() == 1) {
+      ASSERT_EQ(n.resolve(name), top[0]->form) << name;
+      expected_name[top[0]->form] = top[0]->name;
+      ++named;
+    } else {
+      ASSERT_EQ(n.resolve(name), std::nullopt) << name;
+      ++ambiguous;
+    }
+  }
+  for (const auto& [form, a] : chosen) {
+    const auto it = expected_name.find(form);
+    ASSERT_EQ(n.name(form), it != expected_name.end() ? it->second : n.file_form(form)) << form;
+  }
+  EXPECT_GT(named, 1000u);
+  EXPECT_GT(ambiguous, 1000u);
+  EXPECT_EQ(n.resolve("Name999999"), std::nullopt);
 }
 
 }  // namespace

@@ -22,9 +22,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "tesmod/io/big_buffer.hpp"
 #include "tesmod/text/form_namer.hpp"
 
 namespace tesmod::text {
@@ -56,44 +56,52 @@ class TextNamer final : public FormNamer {
   static bool usable_name(std::string_view text);
 
  private:
-  struct Named {
-    std::string editor_id;
-    Source source = Source::Master;
-  };
-  // A name and the form it stands for; ambiguous when one source gives it to several forms.
-  struct NameEntry {
-    std::string_view name;  // into names_
-    std::uint32_t form_id = 0;
-    Source source = Source::Master;
-    bool ambiguous = false;
-  };
-  // Open-addressing tables (a node per name would cost a cache miss or two per lookup, and
-  // a master has hundreds of thousands of names): names by case-insensitive hash, and the
-  // names name() uses by FormID. Sizes are powers of two.
-  struct alignas(32) NameSlot {  // what resolve() needs, in one cache line: a lookup misses once
-    std::uint64_t hash = 0;
-    const char* name = nullptr;  // the entry's, once finish() is done
+  // A name as add() was given it: the name's text is in arena_.
+  struct Added {
+    std::size_t offset = 0;
+    std::uint64_t hash = 0;  // hash_name of it
     std::uint32_t size = 0;
-    std::uint32_t entry = ~0u;
     std::uint32_t form_id = 0;
-    bool ambiguous = false;
-  };
-  struct FormSlot {  // the name itself, not its entry: one cache miss less per name()
-    std::uint32_t form_id = 0;
-    std::uint32_t size = 0;
-    const char* name = nullptr;  // into names_; null: empty slot
     Source source = Source::Master;
   };
+  // Open-addressing tables, one cache line a slot with the name's head in it: a plugin and its
+  // masters have hundreds of thousands of names, so a look-up is a cache miss; a node per name,
+  // or a name kept apart, would be two or three. Linear probing; the tables are 2/3 full at most
+  // and live in huge pages (a look-up would miss the TLB too). finish() fills them in the order
+  // of their slots, not at random.
+  static constexpr std::size_t kHead = 32;
+  struct alignas(64) NameSlot {  // resolve(): a name, the form it stands for
+    std::uint64_t hash = 0;      // 0: empty slot
+    const char* name = nullptr;  // into arena_
+    std::uint32_t size = 0;
+    std::uint32_t form_id = 0;
+    Source source = Source::Master;
+    bool ambiguous = false;  // one source gives it to several forms
+    std::uint32_t added = 0;  // the form's name in added_
+    char head[kHead];        // the name's first kHead characters
+  };
+  static constexpr std::size_t kFormHead = 40;
+  struct alignas(64) FormSlot {  // name(): a form, its name
+    std::uint32_t form_id = 0;
+    std::uint32_t size = 0;
+    const char* name = nullptr;  // into arena_; null: the form has no name
+    bool used = false;
+    Source source = Source::Master;
+    std::uint32_t added = 0;  // its name in added_
+    char head[kFormHead];
+  };
+  static_assert(sizeof(NameSlot) == 64 && sizeof(FormSlot) == 64);
   static std::uint64_t hash_name(std::string_view name);
+  static std::size_t slot_of(std::uint64_t key, std::size_t capacity) { return std::size_t((key >> 32) * capacity >> 32); }
   const NameSlot* find_name(std::string_view name, std::uint64_t hash) const;
-
+  const FormSlot* find_form(std::uint32_t form_id) const;
   std::vector<std::string> files_;
   std::vector<bool> plain_file_;                    // file name needs no quotes
   std::vector<bool> first_of_name_;                 // no earlier file has the same name
-  std::unordered_map<std::uint32_t, Named> names_;  // FormID -> its EditorID, most trusted source
-  std::vector<NameEntry> entries_;
-  std::vector<NameSlot> name_slots_;
-  std::vector<FormSlot> form_slots_;
+  std::vector<char> arena_;                         // every name add() kept, one after another
+  std::vector<Added> added_;
+  std::vector<NameSlot, BigAllocator<NameSlot>> name_slots_;
+  std::vector<FormSlot, BigAllocator<FormSlot>> form_slots_;
   struct Used {  // name() is called from several threads at once
     std::mutex lock;
     std::map<std::string, std::uint32_t> names;
