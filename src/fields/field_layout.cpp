@@ -1,6 +1,7 @@
 #include "tesmod/fields/field_layout.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
@@ -20,6 +21,11 @@ std::optional<std::string_view> ValueNames::label(std::uint64_t value) const {
 }
 
 std::optional<std::uint64_t> ValueNames::value(std::string_view label) const {
+  // The label as written first (export writes them so): its length and first letter rule out
+  // most labels without a compare, where every label is compared letter by letter ignoring case.
+  if (!label.empty())
+    for (const auto& [v, l] : entries)
+      if (l.size() == label.size() && l[0] == label[0] && std::memcmp(l.data(), label.data(), l.size()) == 0) return v;
   for (const auto& [v, l] : entries)
     if (ascii::iequals(l, label)) return v;
   return std::nullopt;

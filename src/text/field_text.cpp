@@ -685,6 +685,25 @@ const char* read_bare_integer(BareKind k, const char* p, const char* end, std::u
   return p;
 }
 
+// A decimal of at most three digits, optionally signed, of a byte kind (U8 or I8) at p (before
+// end) that ends at a word break and is in range: the byte, and p moved past it; false for
+// anything else (the general path reads it and says why). read_bare_integer for the millions of
+// landscape colours, normals and heights, without its call and its range table.
+inline bool read_bare_byte(bool is_signed, const char*& p, const char* end, std::uint8_t& b) {
+  const char* q = p;
+  const bool negative = q < end && *q == '-';
+  if (negative && !is_signed) return false;
+  q += negative;
+  const char* const digits = q;
+  unsigned v = 0;
+  for (; q < end && q - digits < 3 && unsigned(*q - '0') <= 9; ++q) v = v * 10 + unsigned(*q - '0');
+  if (q == digits || (q < end && !is_word_break(*q))) return false;
+  if (v > (is_signed ? 127u + negative : 255u)) return false;
+  b = std::uint8_t(negative ? 0u - v : v);
+  p = q;
+  return true;
+}
+
 // The elements of an element_array() member and its closing ']', the scanner just past '[': one
 // tight loop over the characters, for the millions of values of navmeshes and landscapes. Bare
 // numbers are read in place; other values (and numbers written otherwise) by parse_element, as
@@ -709,7 +728,19 @@ bool parse_element_array(std::vector<std::uint8_t>& out, const LayoutMember& m, 
   const auto room = [&] {
     if (out.size() < used + element) out.resize(used + element + std::min<std::size_t>(used - first, 4096));
   };
-  const auto value = [&](const LayoutMember& n, BareKind kind, std::uint32_t size) {
+  // The general path, into a buffer of its own: out keeps the room made ahead. Kept out of the
+  // loop below, and given i and used by value, so that the loop is compiled as one piece with
+  // them in registers.
+  const auto general = [&line, &scratch, &out, &context, base](const LayoutMember& n, std::size_t at, std::size_t used_at)
+      __attribute__((noinline)) -> std::pair<std::size_t, std::size_t> {  // where the text goes on, bytes added
+    line.seek(base + at);
+    scratch.clear();
+    parse_element(scratch, n, line, context);
+    if (out.size() < used_at + scratch.size()) out.resize(used_at + scratch.size());
+    std::copy(scratch.begin(), scratch.end(), out.begin() + std::ptrdiff_t(used_at));
+    return {line.position() - base, scratch.size()};
+  };
+  const auto value = [&](const LayoutMember& n, BareKind kind, std::uint32_t size) __attribute__((always_inline)) {
     skip_blanks();
     if (kind == BareKind::F32) {
       std::size_t end = i;
@@ -727,6 +758,13 @@ bool parse_element_array(std::vector<std::uint8_t>& out, const LayoutMember& m, 
         i = std::size_t(e - text.data());
         return;
       }
+    } else if (kind == BareKind::U8 || kind == BareKind::I8) {
+      const char* e = text.data() + i;
+      if (read_bare_byte(kind == BareKind::I8, e, text.data() + text.size(), out[used])) {
+        used += 1;
+        i = std::size_t(e - text.data());
+        return;
+      }
     } else if (kind != BareKind::Other) {
       if (const char* e = read_bare_integer(kind, text.data() + i, text.data() + text.size(), out.data() + used)) {
         used += size;
@@ -734,14 +772,9 @@ bool parse_element_array(std::vector<std::uint8_t>& out, const LayoutMember& m, 
         return;
       }
     }
-    // The general path, into a buffer of its own: out keeps the room made ahead.
-    line.seek(base + i);
-    scratch.clear();
-    parse_element(scratch, n, line, context);
-    if (out.size() < used + scratch.size()) out.resize(used + scratch.size());
-    std::copy(scratch.begin(), scratch.end(), out.begin() + std::ptrdiff_t(used));
-    used += scratch.size();
-    i = line.position() - base;
+    const auto [next, added] = general(n, i, used);
+    i = next;
+    used += added;
   };
   const bool tuple = m.type == ValueType::Struct;
   TupleShape shape;

@@ -383,6 +383,11 @@ field TEST CELL cells:Cell[]
     return std::string("no error");
   };
   EXPECT_EQ(error("COLR", "[(1 2 3),(4 256 6),(7 8 9)]"), "13: expected an unsigned number that fits 8 bits, not '256'");
+  EXPECT_EQ(error("COLR", "[(1 2 3),(4 -1 6),(7 8 9)]"), "13: expected an unsigned number that fits 8 bits, not '-1'");
+  EXPECT_EQ(error("HGTS", "offset=0 heights=[1,128,0,0] bits=[0,0]"), "21: expected a number that fits 8 bits, not '128'");
+  EXPECT_EQ(error("HGTS", "offset=0 heights=[1,-129,0,0] bits=[0,0]"), "21: expected a number that fits 8 bits, not '-129'");
+  EXPECT_EQ(parse("COLR", "[(007 0255 -0),(1 +2 3),(0 0 0)]"), (Bytes{7, 255, 0, 1, 2, 3, 0, 0, 0}));
+  EXPECT_EQ(parse("HGTS", "offset=-2048 heights=[-128,0127,-000,-0001] bits=[3735928559, 1]"), hgts);
   EXPECT_EQ(error("TRIS", "[(1 2 Edge|Lava 0 NONE)]"), "12: expected a flag name of TriangleFlags or a number that fits 16 bits, not 'Lava'");
   EXPECT_EQ(error("TRIS", "[(1 2 0 0 Nobody)]"), "11: unknown form 'Nobody': expected an EditorID, File.esp:00ABCDEF, @00ABCDEF or NONE");
   EXPECT_EQ(error("VERT", "[(1 2 x)]"), "7: expected a float, not 'x'");
