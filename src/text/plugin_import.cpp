@@ -54,11 +54,34 @@ std::string read_text_file(const fs::path& path) {
   return out;
 }
 
-// A record file mapped, not read: the largest folders hold a GB of text, read twice, and a copy
-// into fresh memory would cost more than the parse of some files.
-std::shared_ptr<const FileBytes> map_text_file(const fs::path& path) { return FileBytes::map(path); }
+// Reads record files into one buffer it keeps: a worker reads hundreds of them, twice, and a
+// fresh string for each was zeroed and faulted in each time (mapping them cost more on small
+// folders: each unmap interrupts the other cores).
+class TextFileReader {
+ public:
+  std::string_view read(const fs::path& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw Error(path.string(), Error::kNoOffset, std::nullopt, "cannot open the file");
+    std::error_code size_error;
+    const std::uintmax_t size = fs::file_size(path, size_error);
+    // One byte past the size, to see the end without a second read; a file that grows
+    // meanwhile is read to its end.
+    const std::size_t want = std::max<std::size_t>(size_error ? 0 : std::size_t(size) + 1, 1 << 16);
+    if (buffer_.size() < want) buffer_.resize(want);
+    std::size_t have = 0;
+    for (std::size_t n; (n = std::fread(buffer_.data() + have, 1, buffer_.size() - have, f)) > 0;) {
+      have += n;
+      if (have == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+    }
+    const bool bad = std::ferror(f);
+    std::fclose(f);
+    if (bad) throw Error(path.string(), Error::kNoOffset, std::nullopt, "cannot read the file");
+    return {buffer_.data(), have};
+  }
 
-std::string_view text_of(const FileBytes& file) { return {reinterpret_cast<const char*>(file.data()), file.size()}; }
+ private:
+  std::vector<char> buffer_;
+};
 
 // A text error as `path:line:column: message`.
 [[noreturn]] void fail_text(const fs::path& path, const SyntaxError& e) {
@@ -349,7 +372,9 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
   }
   std::vector<FileScan> scans(file_steps.size());
   run_workers(file_steps.size(), threads, [&](auto claim) {
-    for (std::size_t k = claim(); k < file_steps.size(); k = claim()) scans[k] = scan(text_of(*map_text_file(steps[file_steps[k]].path)), codec, settings.game);
+    TextFileReader reader;
+    for (std::size_t k = claim(); k < file_steps.size(); k = claim())
+      scans[k] = scan(reader.read(steps[file_steps[k]].path), codec, settings.game);
   });
   TextNamer namer(files);
   std::uint64_t items = folders;
@@ -437,14 +462,15 @@ ImportSummary import_plugin(const fs::path& dir, const fs::path& out, const Impo
     std::vector<std::vector<std::uint8_t>> bytes(batch.size());
     std::vector<EntriesRead> reads(batch.size());
     run_workers(batch.size(), threads, [&](auto claim) {
+      TextFileReader reader;
       for (std::size_t k = claim(); k < batch.size(); k = claim()) {
         const fs::path& path = steps[batch[k]].path;
         FolderScriptFiles scripts(path.parent_path());
         RecordTextOptions o = record_options;
         o.scripts = &scripts;
-        const auto file = map_text_file(path);
+        const std::string_view text = reader.read(path);
         try {
-          reads[k] = read_entries_text(text_of(*file), o, bytes[k]);
+          reads[k] = read_entries_text(text, o, bytes[k]);
         } catch (const SyntaxError& e) {
           fail_text(path, e);
         }
