@@ -41,15 +41,16 @@ RecordTextOptions record_text_options(const PluginFile& file, const TextNamer& n
     };
     std::vector<Slot> slots;
   };
-  auto types = std::make_shared<Types>();
-  o.record_type_of = [types, &file](std::uint32_t form_id) -> std::optional<Signature> {
+  const auto owned = std::make_shared<Types>();
+  o.record_types = owned;
+  o.record_type_of = [types = owned.get(), file = &file](std::uint32_t form_id) -> std::optional<Signature> {
     static constexpr auto kStart = [](std::uint32_t id, std::size_t mask) { return std::size_t(id * 0x9E3779B1u) & mask; };
     std::call_once(types->once, [&] {
       std::size_t records = 0;
-      for (const IndexEntry& e : file.entries()) records += !e.is_group();
+      for (const IndexEntry& e : file->entries()) records += !e.is_group();
       types->slots.resize(std::bit_ceil(2 * records + 2));
       const std::size_t mask = types->slots.size() - 1;
-      for (const IndexEntry& e : file.entries()) {
+      for (const IndexEntry& e : file->entries()) {
         if (e.is_group() || e.type == Signature()) continue;  // a record of no type names no layout's type
         for (std::size_t at = kStart(e.id, mask);; at = (at + 1) & mask) {
           Types::Slot& slot = types->slots[at];

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -82,6 +83,10 @@ struct RecordTextOptions {
   // The record type of a FormID as stored in the plugin, when it is known (the layouts and header
   // flags that depend on what a FormID names). May be empty: those then take their generic form.
   std::function<std::optional<Signature>(std::uint32_t form_id)> record_type_of;
+  // What record_type_of looks in, kept alive with the options: the function itself holds only
+  // pointers, so that copying it (once a field, for the layouts' conditions) neither allocates
+  // nor touches a reference count two threads share.
+  std::shared_ptr<const void> record_types;
   TextCoverage* coverage = nullptr;  // counts what is written, when set (one per thread)
 };
 
