@@ -33,24 +33,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text_file(const fs::path& path) {
+// Reads a whole file into `buffer`, grown as needed and never shrunk, and returns the bytes read.
+// Sized by the file plus one byte, to see the end without a second read; a file that grows
+// meanwhile is read to its end.
+std::size_t read_file_into(const fs::path& path, std::string& buffer) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw Error(path.string(), Error::kNoOffset, std::nullopt, "cannot open the file");
-  // Read in place, sized by the file: no copy through a buffer and no regrowth (the fixture's
-  // record files are hundreds of MB in all). A file that grows meanwhile is read to its end.
-  std::string out;
   std::error_code size_error;
   const std::uintmax_t size = fs::file_size(path, size_error);
-  out.resize(size_error ? std::size_t(1) << 16 : std::size_t(size) + 1);
+  const std::size_t want = size_error ? std::size_t(1) << 16 : std::size_t(size) + 1;
+  if (buffer.size() < want) buffer.resize(want);
   std::size_t have = 0;
-  for (std::size_t n; (n = std::fread(out.data() + have, 1, out.size() - have, f)) > 0;) {
+  for (std::size_t n; (n = std::fread(buffer.data() + have, 1, buffer.size() - have, f)) > 0;) {
     have += n;
-    if (have == out.size()) out.resize(out.size() * 2);
+    if (have == buffer.size()) buffer.resize(buffer.size() * 2);
   }
-  out.resize(have);
   const bool bad = std::ferror(f);
   std::fclose(f);
   if (bad) throw Error(path.string(), Error::kNoOffset, std::nullopt, "cannot read the file");
+  return have;
+}
+
+std::string read_text_file(const fs::path& path) {
+  std::string out;
+  out.resize(read_file_into(path, out));
   return out;
 }
 
@@ -60,27 +66,12 @@ std::string read_text_file(const fs::path& path) {
 class TextFileReader {
  public:
   std::string_view read(const fs::path& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw Error(path.string(), Error::kNoOffset, std::nullopt, "cannot open the file");
-    std::error_code size_error;
-    const std::uintmax_t size = fs::file_size(path, size_error);
-    // One byte past the size, to see the end without a second read; a file that grows
-    // meanwhile is read to its end.
-    const std::size_t want = std::max<std::size_t>(size_error ? 0 : std::size_t(size) + 1, 1 << 16);
-    if (buffer_.size() < want) buffer_.resize(want);
-    std::size_t have = 0;
-    for (std::size_t n; (n = std::fread(buffer_.data() + have, 1, buffer_.size() - have, f)) > 0;) {
-      have += n;
-      if (have == buffer_.size()) buffer_.resize(buffer_.size() * 2);
-    }
-    const bool bad = std::ferror(f);
-    std::fclose(f);
-    if (bad) throw Error(path.string(), Error::kNoOffset, std::nullopt, "cannot read the file");
-    return {buffer_.data(), have};
+    const std::size_t n = read_file_into(path, buffer_);  // first: it may move the buffer
+    return {buffer_.data(), n};
   }
 
  private:
-  std::vector<char> buffer_;
+  std::string buffer_;
 };
 
 // A text error as `path:line:column: message`.
@@ -191,16 +182,13 @@ struct FileScan {
   std::vector<std::pair<std::uint32_t, std::string>> editor_ids;
 };
 
-// Whether a record line's flags say Compressed.
-bool compressed_record_line(std::string_view line, Game game) {
-  LineScanner s(line, 0);
-  s.word();
-  const auto type = detail::parse_signature(s.word());
+// Whether a record line's flags say Compressed (the flags' names depend on the record type).
+bool compressed_record_line(std::string_view line, Game game, Signature type) {
   const std::size_t at = line.find(" flags=");
-  if (!type || at == std::string_view::npos) return false;
+  if (at == std::string_view::npos) return false;
   std::size_t end = at + 7;
   while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
-  const auto flags = detail::parse_record_flags(game, *type, line.substr(at + 7, end - at - 7));
+  const auto flags = detail::parse_record_flags(game, type, line.substr(at + 7, end - at - 7));
   return flags && (*flags & record_flags::kCompressed);
 }
 
@@ -224,11 +212,11 @@ FileScan scan(std::string_view text, const TextCodec& codec, Game game) {
       waiting = false;
       LineScanner s(line, number);
       s.word();
-      s.word();
-      if (auto id = parse_uint("0x" + std::string(s.word())); id && *id <= 0xFFFFFFFF) {
+      const auto type = detail::parse_signature(s.word());
+      if (auto id = parse_uint("0x" + std::string(s.word())); type && id && *id <= 0xFFFFFFFF) {
         record = std::uint32_t(*id);
         waiting = true;
-        first_only = compressed_record_line(line, game);
+        first_only = compressed_record_line(line, game, *type);
       }
     } else if (line.starts_with("group ")) {
       ++out.groups;
