@@ -116,12 +116,18 @@ RecordTextForm append_record_text_checked(std::string& out, const RecordHeader& 
   RecordTextOptions o = options;
   o.scripts = options.scripts ? &scripts : nullptr;
   o.namer = &namer;
+  // Their data points into the body inflater holds. Kept from record to record: most records
+  // are plain and never read back, and a vector each cost an allocation.
+  thread_local std::vector<LayoutLine> layout_lines;
+  o.layout_lines = &layout_lines;
   const std::size_t mark = out.size();
   for (const RecordTextForm form : {RecordTextForm::Typed, RecordTextForm::Hex}) {
     o.typed = form == RecordTextForm::Typed;
     out.resize(mark);
+    layout_lines.clear();
     const bool structured = append_record_text(out, header, stored_body, o, inflater, indent);
     if (!structured && !check_plain) return form;
+    for (LayoutLine& line : layout_lines) line.offset -= mark;
     if (record_text_reads_back(std::string_view(out).substr(mark), header, stored_body, o)) return form;
   }
   // The stored bytes as they are always read back.

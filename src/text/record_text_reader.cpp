@@ -45,8 +45,12 @@ class Lines {
   std::uint32_t number() const { return number_; }  // of the line last taken
   std::size_t offset() const { return pos_; }       // of the next line
   std::string_view peek() const {
-    const std::size_t end = text_.find('\n', pos_);
-    return text_.substr(pos_, (end == std::string_view::npos ? text_.size() : end) - pos_);
+    if (peeked_at_ != pos_) {  // a line is looked at two or three times: its end is found once
+      const std::size_t end = text_.find('\n', pos_);
+      peeked_end_ = end == std::string_view::npos ? text_.size() : end;
+      peeked_at_ = pos_;
+    }
+    return text_.substr(pos_, peeked_end_ - pos_);
   }
   std::string_view take() {
     const std::string_view line = peek();
@@ -69,6 +73,7 @@ class Lines {
   std::string_view text_;
   std::size_t pos_ = 0;
   std::uint32_t number_ = 0;
+  mutable std::size_t peeked_at_ = std::size_t(-1), peeked_end_ = 0;  // the line peek() found last
 };
 
 bool all_crlf_free_of_lone_cr(std::string_view s) {
@@ -275,6 +280,7 @@ class EntriesReader {
       const std::string_view raw = lines_.peek();
       const std::string_view line = *next;
       if (starts_with_word(line, "record") || starts_with_word(line, "group") || line == "}") break;
+      const std::size_t line_at = lines_.offset();
       lines_.take();
       LineScanner s(raw, lines_.number());
       s.skip_blanks();
@@ -371,6 +377,10 @@ class EntriesReader {
         }
         continue;
       }
+      if (const LayoutLine* known = layout_line(line_at, *sig)) {
+        add_field(*sig, known->data);
+        continue;
+      }
       s.seek(value_at);
       begin_field(*sig);
       layout_value(s, h, *sig);
@@ -396,6 +406,16 @@ class EntriesReader {
     h.data_size = std::uint32_t(body_size);
     h.write(out_.data() + at, options_.game);
     ++result_.records;
+  }
+
+  // The field a layout wrote as the line at offset (options_.layout_lines), if it did.
+  const LayoutLine* layout_line(std::size_t offset, Signature type) {
+    const std::vector<LayoutLine>* lines = options_.layout_lines;
+    if (!lines) return nullptr;
+    while (next_layout_line_ < lines->size() && (*lines)[next_layout_line_].offset < offset) ++next_layout_line_;
+    if (next_layout_line_ == lines->size()) return nullptr;
+    const LayoutLine& l = (*lines)[next_layout_line_];
+    return l.offset == offset && l.type == type ? &l : nullptr;
   }
 
   // The stored stream when the fields still inflate from it, else the fields compressed anew.
@@ -582,6 +602,7 @@ class EntriesReader {
   };
   std::vector<ReadField> read_fields_;  // the record's fields read so far, for layout conditions
   std::size_t field_start_ = 0;
+  std::size_t next_layout_line_ = 0;  // in options_.layout_lines: those before it are behind
   bool prefix_ = false;  // the next field has an XXXX prefix (from an XXXX line or an oversize Field)
   std::uint16_t prefix_size_ = 0;
 };

@@ -141,6 +141,7 @@ class RecordWriter {
   // otherwise. Returns whether a layout was used, and which in `used` (an empty field has
   // nothing to type: true, with no layout).
   bool plain_field(const SubrecordView& v, std::size_t index, const FieldLayout** used) {
+    const std::size_t line_at = out_.size();
     line_start();
     append_signature(out_, v.type);
     if (v.data.empty()) {
@@ -162,6 +163,7 @@ class RecordWriter {
               reads_back(layouts, layout, std::string_view(out_).substr(mark + 1), v.data, conditional ? index : kNoSite)) {
             out_ += '\n';
             if (used) *used = layout;
+            note_layout_line(line_at, v);
             return true;
           }
         }
@@ -175,6 +177,13 @@ class RecordWriter {
   }
 
   static constexpr std::size_t kNoSite = std::size_t(-1);
+
+  void note_layout_line(std::size_t at, const SubrecordView& v) {
+    std::vector<LayoutLine>* lines = options_.layout_lines;
+    if (!lines) return;
+    while (!lines->empty() && lines->back().offset >= at) lines->pop_back();  // of text written over
+    lines->push_back({at, v.type, v.data});
+  }
 
   // The record around field `index` for the layouts' conditions (as the reader of the text sees
   // it with reading_text).
@@ -461,6 +470,8 @@ bool append_fields_or_plain(std::string& out, const RecordHeader& header, const 
     return done(writer);
   } catch (const std::exception&) {
     out.resize(mark);
+    if (auto* lines = options.layout_lines)
+      while (!lines->empty() && lines->back().offset >= mark) lines->pop_back();
     RecordTextOptions plain = options;
     plain.typed = false;
     RecordWriter writer(out, header, plain, indent);
@@ -480,13 +491,18 @@ bool append_record_text(std::string& out, const RecordHeader& header, std::span<
                         const RecordTextOptions& options, Inflater& inflater, int indent) {
   const bool compressed = (header.flags & detail::kCompressedFlag) != 0;
   const ErrorContext where{"(record text)", Error::kNoOffset, std::nullopt};
-  std::vector<SubrecordView> views;
+  // Kept from record to record (a vector each was one of the most frequent allocations of an
+  // export); nothing this calls writes another record's text.
+  thread_local std::vector<SubrecordView> views;
+  views.clear();
   bool read = false;
   try {
     const std::span<const std::uint8_t> body = compressed ? inflate_record_body(stored_body, inflater, where) : stored_body;
-    views = read_subrecords(body, where);
+    SubrecordCursor cursor(body, where);
+    for (SubrecordView v; cursor.next(v);) views.push_back(v);
     read = true;
   } catch (const Error&) {
+    views.clear();  // the header line then names no base record
   }
   append_header_line(out, header, options, indent, views);
   if (!read) {

@@ -410,5 +410,41 @@ TEST(RecordText, InlineScriptSourcesAreLinesThatReadBackExactly) {
   EXPECT_NE(bare.message().find("after '|'"), std::string::npos) << bare.message();
 }
 
+// The checked writer reads a structured record back with the lines its layouts wrote taken as
+// the fields they were written from (RecordTextOptions::layout_lines), so that what it checks is
+// the structured forms and how the lines group. The text is still one the reader parses, line by
+// line, to the same bytes; a noted line is its field's bytes only where the note names that
+// line's start and field type.
+TEST(RecordText, CheckedReadBackTakesLayoutLinesAsTheirFields) {
+  Fixture f;
+  const auto bytes = f.read(R"(record INFO 01000900
+  EDID "MyInfo"
+  CTDA GetIsID(IronSword) == 1.0 OR
+  PNAM MyCoin
+)");
+  const RecordHeader h = RecordHeader::read(bytes.data(), Game::SkyrimSE);
+  const std::span<const std::uint8_t> body = std::span<const std::uint8_t>(bytes).subspan(24);
+  std::string text;
+  EXPECT_EQ(append_record_text_checked(text, h, body, f.options, f.inflater), RecordTextForm::Typed);
+  EXPECT_EQ(f.options.layout_lines, nullptr);  // the checked writer's own, not the caller's
+  const std::size_t pnam = text.find("  PNAM MyCoin\n");
+  ASSERT_NE(pnam, std::string::npos) << text;
+  ASSERT_NE(text.find("  CTDA GetIsID(IronSword) == 1.0 OR\n"), std::string::npos) << text;
+  EXPECT_EQ(f.read(text), bytes);
+
+  const std::vector<std::uint8_t> other{0x01, 0x02, 0x03, 0x04};
+  std::vector<LayoutLine> lines{{pnam, Signature("PNAM"), other}};
+  f.options.layout_lines = &lines;
+  const auto noted = f.read(text);
+  ASSERT_EQ(noted.size(), bytes.size());
+  EXPECT_TRUE(std::equal(other.begin(), other.end(), noted.end() - 4));  // PNAM, the last field
+  EXPECT_FALSE(record_text_reads_back(text, h, body, f.options));
+  lines = {{pnam, Signature("EDID"), other}};
+  EXPECT_EQ(f.read(text), bytes);
+  lines = {{pnam + 1, Signature("PNAM"), other}};
+  EXPECT_EQ(f.read(text), bytes);
+  f.options.layout_lines = nullptr;
+}
+
 }  // namespace
 }  // namespace tesmod::text
