@@ -216,6 +216,14 @@ bool tuple_shape(const LayoutMember& m, TupleShape& shape) {
   return true;
 }
 
+// ", " or "," (array_separator's): written in place, as a call to memmove costs more than the copy.
+char* write_separator(char* q, std::string_view separator) {
+  if (separator.empty() || separator.size() > 2) return std::copy(separator.begin(), separator.end(), q);
+  q[0] = separator[0];
+  q[1] = separator.back();  // of a one-character separator: the next element's text writes over it
+  return q + separator.size();
+}
+
 // count elements of a bare_elements() member at p, as append_element / append_plain_struct write
 // them, written in place: the millions of values of navmeshes and landscapes.
 void append_bare_elements(std::string& out, const LayoutMember& m, const std::uint8_t* p, std::size_t count,
@@ -237,12 +245,12 @@ void append_bare_elements(std::string& out, const LayoutMember& m, const std::ui
   if (!tuple) {
     const BareKind kind = bare_kind(m);
     for (std::size_t i = 0; i < count; ++i, p += size) {
-      if (i) q = std::copy(separator.begin(), separator.end(), q);
+      if (i) q = write_separator(q, separator);
       q = write_bare(q, kind, m, p);
     }
   } else if (shaped) {
     for (std::size_t i = 0; i < count; ++i, p += size) {
-      if (i) q = std::copy(separator.begin(), separator.end(), q);
+      if (i) q = write_separator(q, separator);
       *q++ = '(';
       for (std::size_t k = 0; k < shape.values; ++k) {
         if (k) *q++ = ' ';
@@ -252,7 +260,7 @@ void append_bare_elements(std::string& out, const LayoutMember& m, const std::ui
     }
   } else {
     for (std::size_t i = 0; i < count; ++i, p += size) {
-      if (i) q = std::copy(separator.begin(), separator.end(), q);
+      if (i) q = write_separator(q, separator);
       *q++ = '(';
       const std::uint8_t* b = p;
       for (std::size_t k = 0; k < values; ++k) {
@@ -306,6 +314,11 @@ bool scan_plain_decimal(const LayoutMember& m, LineScanner& line, std::uint64_t&
   return n != 0;
 }
 
+// Whether parse_int may read w (names, the common words here, never do).
+bool starts_like_decimal(std::string_view w) {
+  return !w.empty() && (w[0] == '-' || w[0] == '+' || unsigned(w[0] - '0') <= 9);
+}
+
 std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
   line.skip_blanks();
   const std::size_t at = line.position();
@@ -316,7 +329,7 @@ std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
   if (w.starts_with("0x") || w.starts_with("0X")) {
     value = parse_uint(w);
     if (value && bits < 64 && *value >> bits) value.reset();
-  } else if (auto v = parse_int(w)) {
+  } else if (auto v = starts_like_decimal(w) ? parse_int(w) : std::nullopt) {  // not for names
     const std::int64_t lo = is_signed(m.type) ? (bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t(1) << (bits - 1))) : 0;
     const std::int64_t hi = bits == 64 ? std::numeric_limits<std::int64_t>::max()
                             : is_signed(m.type) ? (std::int64_t(1) << (bits - 1)) - 1
@@ -463,6 +476,29 @@ void append_plain_struct(std::string& out, const fields::StructLayout& s, const 
   out += '}';
 }
 
+// A tuple (a positional struct of single values) as append_plain_struct writes it, its bare
+// numbers written in place and the rest (names, flags, FormIDs, bytes) by append_element: the
+// elements of long arrays such as navmesh triangles, whose flags keep them from the bare loops.
+void append_shaped_tuple(std::string& out, const fields::StructLayout& s, const TupleShape& shape, const std::uint8_t* p,
+                         const FieldTextContext& context) {
+  char buf[2 + kMostValues * (std::max(kMaxFloatText, kMaxDecimalText) + 1)];
+  char* q = buf;
+  *q++ = '(';
+  for (std::size_t k = 0; k < shape.values; ++k) {
+    if (k) *q++ = ' ';
+    const LayoutMember& n = s.members[k];
+    if (shape.kind[k] != BareKind::Other && shape.kind[k] != BareKind::Bytes) {
+      q = write_bare(q, shape.kind[k], n, p + shape.offset[k]);
+      continue;
+    }
+    out.append(buf, q);
+    q = buf;
+    append_element(out, n, p + shape.offset[k], context);
+  }
+  *q++ = ')';
+  out.append(buf, q);
+}
+
 // One element of a member that does not take the rest of the field; data starts at it and was
 // measured to fit.
 std::size_t append_one(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data,
@@ -513,6 +549,15 @@ void append_member(std::string& out, const LayoutMember& m, std::span<const std:
     const std::string_view separator = array_separator((data.size() - at) / size);
     if (bare_elements(m)) {
       append_bare_elements(out, m, data.data() + at, (data.size() - at) / size, separator);
+      out += ']';
+      return;
+    }
+    TupleShape shape;
+    if (m.type == ValueType::Struct && m.structure->positional && tuple_shape(m, shape)) {
+      for (; at + size <= data.size(); at += size) {
+        if (at != m.count_prefix) out += separator;
+        append_shaped_tuple(out, *m.structure, shape, data.data() + at, context);
+      }
       out += ']';
       return;
     }
@@ -694,10 +739,14 @@ inline bool read_bare_byte(bool is_signed, const char*& p, const char* end, std:
   const bool negative = q < end && *q == '-';
   if (negative && !is_signed) return false;
   q += negative;
-  const char* const digits = q;
-  unsigned v = 0;
-  for (; q < end && q - digits < 3 && unsigned(*q - '0') <= 9; ++q) v = v * 10 + unsigned(*q - '0');
-  if (q == digits || (q < end && !is_word_break(*q))) return false;
+  // One to three digits, unrolled.
+  if (q == end || unsigned(*q - '0') > 9) return false;
+  unsigned v = unsigned(*q++ - '0');
+  if (q < end && unsigned(*q - '0') <= 9) {
+    v = v * 10 + unsigned(*q++ - '0');
+    if (q < end && unsigned(*q - '0') <= 9) v = v * 10 + unsigned(*q++ - '0');
+  }
+  if (q < end && !is_word_break(*q)) return false;
   if (v > (is_signed ? 127u + negative : 255u)) return false;
   b = std::uint8_t(negative ? 0u - v : v);
   p = q;
@@ -715,8 +764,10 @@ bool parse_element_array(std::vector<std::uint8_t>& out, const LayoutMember& m, 
   const std::size_t base = line.position();
   const std::string_view text = line.rest();
   std::size_t i = 0;
-  const auto skip_blanks = [&] {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) ++i;
+  const auto skip_blanks = [&] {  // most calls meet no blank: one comparison says so
+    while (i < text.size() && static_cast<unsigned char>(text[i]) <= ' ' &&
+           (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+      ++i;
   };
   // Bytes are written at out[used], out grown ahead (by what the array has so far, up to 4 KB:
   // one size check per element, not per byte, and never more zeroing than twice the array)

@@ -145,7 +145,7 @@ char* write_short_float(char* p, float value) {
   static constexpr std::uint32_t kDivisor[] = {1, 10, 100, 1000};
   for (int places = 0; places <= 3; ++places) {
     const double scaled = double(a) * kScale[places];
-    const double whole = std::floor(scaled);
+    const double whole = double(std::uint64_t(scaled));  // floor: scaled is below 10^8 and not negative
     const double below = scaled - whole;
     if (below == 0.5) return nullptr;  // a tie: to_chars breaks it
     const double r = below < 0.5 ? whole : whole + 1;
@@ -182,10 +182,11 @@ char* write_float(char* p, float value) {
   }
   char* const start = p;
   p = std::to_chars(p, p + kMaxFloatText, value).ptr;
-  if (std::string_view(start, std::size_t(p - start)).find_first_of(".e") == std::string_view::npos) {
-    *p++ = '.';
-    *p++ = '0';
-  }
+  // A whole number gets ".0", to read as a float. (A loop: find_first_of calls memchr per character.)
+  for (const char* c = start; c != p; ++c)
+    if (*c == '.' || *c == 'e') return p;
+  *p++ = '.';
+  *p++ = '0';
   return p;
 }
 
