@@ -116,10 +116,12 @@ RecordTextForm append_record_text_checked(std::string& out, const RecordHeader& 
   RecordTextOptions o = options;
   o.scripts = options.scripts ? &scripts : nullptr;
   o.namer = &namer;
-  // Their data points into the body inflater holds. Kept from record to record: most records
-  // are plain and never read back, and a vector each cost an allocation.
+  // Where plain records are trusted (check_plain false), so are the plain fields of the others:
+  // their lines are read back as the fields they were written from. Elsewhere every line is
+  // parsed. The data points into the body inflater holds. Kept from record to record: most
+  // records are plain and never read back, and a vector each cost an allocation.
   thread_local std::vector<LayoutLine> layout_lines;
-  o.layout_lines = &layout_lines;
+  o.layout_lines = check_plain ? nullptr : &layout_lines;
   const std::size_t mark = out.size();
   for (const RecordTextForm form : {RecordTextForm::Typed, RecordTextForm::Hex}) {
     o.typed = form == RecordTextForm::Typed;

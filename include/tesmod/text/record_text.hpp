@@ -97,11 +97,12 @@ struct RecordTextOptions {
   // nor touches a reference count two threads share.
   std::shared_ptr<const void> record_types;
   TextCoverage* coverage = nullptr;  // counts what is written, when set (one per thread)
-  // Set by append_record_text_checked alone. The writer notes each field line a layout wrote;
-  // the reader takes that field's bytes for the line without parsing it again. A layout's
-  // reading is its exact inverse (the writer checks which layout the reader picks; the tests
-  // and `verify --deep` check the inverse), as for the plain records that are not read back at
-  // all; what the read-back checks is the structured forms and how the lines group.
+  // Set by append_record_text_checked alone, when check_plain is false. The writer notes each
+  // field line a layout wrote; the reader takes that field's bytes for the line without parsing
+  // it again. A layout's reading is its exact inverse (the writer checks which layout the
+  // reader picks; the tests and `verify --deep` check the inverse), as for the plain records
+  // that are then not read back at all; what the read-back checks is the structured forms and
+  // how the lines group.
   std::vector<LayoutLine>* layout_lines = nullptr;
 };
 
@@ -130,8 +131,8 @@ enum class RecordTextForm : std::uint8_t { Typed, Hex, Stored };
 // exactly the record's bytes; the form used is returned. Scripts stored through options.scripts
 // are read back from what was stored. With check_plain false, a text of plain fields only is
 // trusted without reading it back (for masters, where reading every record back would double
-// the time); structured forms are always read back, with the lines of the plain fields beside
-// them taken as the fields they were written from (RecordTextOptions::layout_lines).
+// the time); structured forms are always read back, then with the lines of the plain fields
+// beside them taken as the fields they were written from (RecordTextOptions::layout_lines).
 RecordTextForm append_record_text_checked(std::string& out, const RecordHeader& header,
                                           std::span<const std::uint8_t> stored_body, const RecordTextOptions& options,
                                           Inflater& inflater, int indent = 0, bool check_plain = true);
