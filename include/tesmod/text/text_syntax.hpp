@@ -87,8 +87,10 @@ class LineScanner {
   std::string_view line() const { return line_; }
 
   // Inline, as the few below: they run for every value of the long arrays (navmeshes, landscape).
-  void skip_blanks() {
-    while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r')) ++pos_;
+  void skip_blanks() {  // most calls meet no blank: one comparison says so
+    while (pos_ < line_.size() && static_cast<unsigned char>(line_[pos_]) <= ' ' &&
+           (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r'))
+      ++pos_;
   }
   // After skipping blanks: at the end of the line?
   bool at_end() {
