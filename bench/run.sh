@@ -3,7 +3,8 @@
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
 #   SECTION: all (default), plugin, text, scripts, saves, python, loadorder or clean
 #   TESMOD_BASELINE=/path/to/an/older/tesmod: the text section also times that build's export
-#   and import of the fixture in the same run (a same-machine, same-run comparison).
+#   and import of the fixture in the same run (a same-machine, same-run comparison); with
+#   TURNS=N as well, the two builds again in turns, N rounds (see the section).
 # Makes the ~255 MB fixture with ../shared/bench/make_big_plugin.py (cached in bench/.cache),
 # builds ../shared/bench/floor.cpp, and times each pair with hyperfine (medians). Prints a
 # Markdown report (also written to bench/.cache/report.md) for BENCHMARKS.md.
@@ -209,6 +210,27 @@ if [[ -d /dev/shm && -w /dev/shm ]]; then
   rm -rf "$shm"
 fi
 cmp "$big" "$text_out" && cmp "$mod_obl" "$cache/mod-obl.esp" && cmp "$mod_sky" "$cache/mod-sky.esp"
+# With TESMOD_BASELINE and TURNS=N: the two builds' export and import of the fixture again, in
+# turns, N rounds, the order swapped each round; medians. hyperfine runs one command's runs back
+# to back, and this VM drifts by more than the difference between two builds.
+rm -f "$cache/turns.txt"
+if [[ -n ${TESMOD_BASELINE:-} ]] && ((${TURNS:-0} > 0)); then
+  ms() { local s e; s=$(date +%s%N); "$@" >/dev/null; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
+  for ((i = 0; i < TURNS; i++)); do
+    if ((i % 2)); then order=(baseline this); else order=(this baseline); fi
+    for w in "${order[@]}"; do
+      if [[ $w == this ]]; then bin=$tesmod; else bin=$TESMOD_BASELINE; fi
+      eval "$(aside "$cache/turn-$w")"
+      echo "export $w $(ms "$bin" export "$big" "$cache/turn-$w" --threads 2)" >>"$cache/turns.txt"
+    done
+    for w in "${order[@]}"; do
+      if [[ $w == this ]]; then bin=$tesmod dir=$text_dir; else bin=$TESMOD_BASELINE dir=$base_dir; fi
+      echo "import $w $(ms "$bin" import "$dir" -o "$cache/turn-$w.esm" --threads 2)" >>"$cache/turns.txt"
+    done
+  done
+  cmp "$big" "$cache/turn-this.esm" && cmp "$big" "$cache/turn-baseline.esm"
+  rm -rf "$cache/turn-this" "$cache/turn-baseline" "$cache/turn-this.esm" "$cache/turn-baseline.esm"
+fi
 if [[ -n ${TESMOD_BASELINE:-} ]]; then
   cmp "$big" "$cache/text-baseline.esm"
   base_bytes=$(du -sb "$base_dir" | cut -f1)
@@ -264,6 +286,23 @@ for k, path in (("mod-obl", sys.argv[8]), ("mod-sky", sys.argv[9])):
         print(f"| {os.path.basename(path)} | {os.path.getsize(path):,} | {where} | {n:,} | {m(k + '-export'):.1f} | "
               f"{m('cp-' + k):.1f} | {m(k + '-import'):.1f} | < 100 |")
 PY
+if [[ -s $cache/turns.txt ]]; then
+python3 - "$cache/turns.txt" <<'PY' | tee -a "$cache/report.md"
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    what, who, ms = line.split()
+    runs.setdefault((what, who), []).append(int(ms))
+n = len(runs[("export", "this")])
+print(f"\nThe same two builds in turns, {n} rounds, order swapped each round, medians:\n")
+print("| what | this build ms | baseline ms | this / baseline | this: fastest-slowest ms | baseline: fastest-slowest ms |")
+print("|---|---:|---:|---:|---|---|")
+for what in ("export", "import"):
+    a, b = runs[(what, "this")], runs[(what, "baseline")]
+    ma, mb = statistics.median(a), statistics.median(b)
+    print(f"| {what} | {ma:.0f} | {mb:.0f} | {ma / mb:.2f} | {min(a)}-{max(a)} | {min(b)}-{max(b)} |")
+PY
+fi
 fi
 
 # Load orders: a 100-plugin load order made by ../shared/bench/make_load_order.py over the fixture
