@@ -764,10 +764,8 @@ bool parse_element_array(std::vector<std::uint8_t>& out, const LayoutMember& m, 
   const std::size_t base = line.position();
   const std::string_view text = line.rest();
   std::size_t i = 0;
-  const auto skip_blanks = [&] {  // most calls meet no blank: one comparison says so
-    while (i < text.size() && static_cast<unsigned char>(text[i]) <= ' ' &&
-           (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
-      ++i;
+  const auto skip_blanks = [&] {
+    while (i < text.size() && is_blank(text[i])) ++i;
   };
   // Bytes are written at out[used], out grown ahead (by what the array has so far, up to 4 KB:
   // one size check per element, not per byte, and never more zeroing than twice the array)

@@ -13,12 +13,6 @@
 namespace tesmod::text::detail {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 // Calls f(line, number) for every line.
 template <class F>
 void each_line(std::string_view text, F f) {
@@ -94,7 +88,7 @@ PluginFileParts parse_plugin_file(std::string_view text) {
   std::size_t record_start = std::string_view::npos;
   std::size_t record_end = std::string_view::npos;
   each_line(text, [&](std::string_view raw, std::uint32_t number, std::size_t offset) {
-    const std::string_view line = trim(raw);
+    const std::string_view line = trim_line(raw);
     if (in_contents) {
       if (!line.empty() && line.front() != '#') parts.top.emplace_back(line);
       return true;
@@ -129,7 +123,7 @@ PluginFileParts parse_plugin_file(std::string_view text) {
       parts.settings.game = *game;
       game_seen = true;
     } else if (key == "plugin") {
-      parts.settings.plugin_name = std::string(trim(s.rest()));
+      parts.settings.plugin_name = std::string(trim_line(s.rest()));
       return true;
     } else if (key == "encoding") {
       parts.settings.encoding = std::string(s.expect_word("a code page name"));
@@ -158,7 +152,7 @@ PluginFileParts parse_plugin_file(std::string_view text) {
 std::vector<std::string> file_list(const PluginFileParts& parts, const TextCodec& codec) {
   std::vector<std::string> files;
   each_line(parts.header_record, [&](std::string_view line, std::uint32_t number, std::size_t) {
-    if (!trim(line).starts_with("MAST \"")) return true;
+    if (!trim_line(line).starts_with("MAST \"")) return true;
     LineScanner s(line, parts.header_first_line - 1 + number);
     s.word();
     files.push_back(s.quoted_string(codec));
@@ -172,7 +166,7 @@ GroupFileParts parse_group_file(std::string_view text, Game game, const FormName
   GroupFileParts parts;
   bool header_seen = false;
   each_line(text, [&](std::string_view raw, std::uint32_t number, std::size_t) {
-    const std::string_view line = trim(raw);
+    const std::string_view line = trim_line(raw);
     if (line.empty() || line.front() == '#') return true;
     if (!header_seen) {
       LineScanner s(raw, number);
@@ -194,7 +188,7 @@ GroupFileParts parse_group_file(std::string_view text, Game game, const FormName
 NamesFile parse_names_file(std::string_view text) {
   NamesFile names;
   each_line(text, [&](std::string_view raw, std::uint32_t number, std::size_t) {
-    const std::string_view line = trim(raw);
+    const std::string_view line = trim_line(raw);
     if (line.empty() || line.front() == '#') return true;
     LineScanner s(raw, number);
     if (s.accept_word("script-form")) {

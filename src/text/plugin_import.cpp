@@ -80,12 +80,6 @@ class TextFileReader {
   throw Error(fmt::format("{}:{}:{}", path.string(), e.line(), e.column()), Error::kNoOffset, std::nullopt, e.message());
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 // What import does, in order: enter a folder (a group), read a file, leave the folder.
 struct Step {
   enum Kind : std::uint8_t { Open, File, Close } kind;
@@ -157,7 +151,7 @@ class Walker {
     while (pos < text.size()) {
       std::size_t end = text.find('\n', pos);
       if (end == std::string::npos) end = text.size();
-      const std::string_view line = trim(std::string_view(text).substr(pos, end - pos));
+      const std::string_view line = trim_line(std::string_view(text).substr(pos, end - pos));
       pos = end + 1;
       if (line.empty() || line.front() == '#') continue;
       if (header) {
@@ -206,7 +200,7 @@ FileScan scan(std::string_view text, const TextCodec& codec, Game game) {
     const std::string_view raw = text.substr(pos, end - pos);
     pos = end + 1;
     ++number;
-    const std::string_view line = trim(raw);
+    const std::string_view line = trim_line(raw);
     if (line.starts_with("record ")) {
       ++out.records;
       waiting = false;

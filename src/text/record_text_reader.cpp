@@ -27,12 +27,6 @@
 namespace tesmod::text {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 bool starts_with_word(std::string_view line, std::string_view word) {
   return line.starts_with(word) && (line.size() == word.size() || line[word.size()] == ' ' || line[word.size()] == '\t');
 }
@@ -61,7 +55,7 @@ class Lines {
   // Takes blank and comment lines; the next line's text (trimmed), or nullopt at the end.
   std::optional<std::string_view> next_content() {
     while (!done()) {
-      const std::string_view line = trim(peek());
+      const std::string_view line = trim_line(peek());
       if (!line.empty() && line.front() != '#') return line;
       take();
     }
@@ -289,7 +283,7 @@ class EntriesReader {
       if (word == "zlib-stored" || word == "stored-body") {
         s.skip_blanks();
         const std::size_t at = s.position();
-        const std::string_view data = trim(s.rest());
+        const std::string_view data = trim_line(s.rest());
         auto bytes = word == "zlib-stored" ? decode_base64(data) : parse_hex(data);
         if (!bytes) s.fail_at(at, word == "zlib-stored" ? "expected base64" : "expected hex digits");
         (word == "zlib-stored" ? zlib_stored : stored_body) = std::move(*bytes);
@@ -338,7 +332,7 @@ class EntriesReader {
         s.skip_blanks();
         const std::size_t at = s.position();
         begin_field(*sig);
-        if (!append_parsed_hex(trim(s.rest()), raw_)) s.fail_at(at, "expected hex digits, two per byte");
+        if (!append_parsed_hex(trim_line(s.rest()), raw_)) s.fail_at(at, "expected hex digits, two per byte");
         end_field();
         continue;
       }
@@ -441,7 +435,7 @@ class EntriesReader {
     int depth = 1;
     while (!lines_.done()) {
       const std::size_t line_start = lines_.offset();
-      const std::string_view line = trim(lines_.take());
+      const std::string_view line = trim_line(lines_.take());
       if (line == "}") {
         if (--depth == 0) return {lines_.between(start, line_start), first_line};
       } else if (line.ends_with('{') && line.front() != '#') {
@@ -454,7 +448,7 @@ class EntriesReader {
   std::vector<Field> condition(LineScanner& s, Signature sig) {
     s.skip_blanks();
     const std::size_t at = s.position();
-    const std::string_view text = trim(s.rest());
+    const std::string_view text = trim_line(s.rest());
     try {
       fields::Condition c = parse_condition(text, options_.game, *options_.namer);
       std::vector<Field> parts = fields::encode_condition(c);
@@ -538,8 +532,8 @@ class EntriesReader {
       const std::string_view raw = lines_.take();
       std::string_view line = raw;
       while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-      if (trim(line) == "}") return source;
-      if (trim(line).empty() || line.front() == '#') continue;
+      if (trim_line(line) == "}") return source;
+      if (trim_line(line).empty() || line.front() == '#') continue;
       if (line.front() != '|' && line.front() != ':') {
         LineScanner s(raw, lines_.number());
         s.skip_blanks();

@@ -55,6 +55,12 @@ bool natural_prefix(const SubrecordView& v) {
   return v.oversize == needs && (!v.oversize || v.stored_size == 0);
 }
 
+// Drops the notes (RecordTextOptions::layout_lines) of lines at or after `at`: text written over.
+void forget_layout_lines_from(std::vector<LayoutLine>* lines, std::size_t at) {
+  if (lines)
+    while (!lines->empty() && lines->back().offset >= at) lines->pop_back();
+}
+
 class RecordWriter {
  public:
   RecordWriter(std::string& out, const RecordHeader& header, const RecordTextOptions& options, int indent)
@@ -179,10 +185,9 @@ class RecordWriter {
   static constexpr std::size_t kNoSite = std::size_t(-1);
 
   void note_layout_line(std::size_t at, const SubrecordView& v) {
-    std::vector<LayoutLine>* lines = options_.layout_lines;
-    if (!lines) return;
-    while (!lines->empty() && lines->back().offset >= at) lines->pop_back();  // of text written over
-    lines->push_back({at, v.type, v.data});
+    if (!options_.layout_lines) return;
+    forget_layout_lines_from(options_.layout_lines, at);
+    options_.layout_lines->push_back({at, v.type, v.data});
   }
 
   // The record around field `index` for the layouts' conditions (as the reader of the text sees
@@ -470,8 +475,7 @@ bool append_fields_or_plain(std::string& out, const RecordHeader& header, const 
     return done(writer);
   } catch (const std::exception&) {
     out.resize(mark);
-    if (auto* lines = options.layout_lines)
-      while (!lines->empty() && lines->back().offset >= mark) lines->pop_back();
+    forget_layout_lines_from(options.layout_lines, mark);
     RecordTextOptions plain = options;
     plain.typed = false;
     RecordWriter writer(out, header, plain, indent);

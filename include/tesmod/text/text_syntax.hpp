@@ -73,6 +73,17 @@ inline constexpr auto kWordBreaks = [] {
 // True for characters that end a word: blanks and the punctuation of the formats.
 inline bool is_word_break(char c) { return detail::kWordBreaks.at[static_cast<unsigned char>(c)]; }
 
+// A blank inside a line: a space, a tab, or the CR of a CR LF line end. Most characters are
+// not, and one comparison says so (the readers skip blanks between millions of values).
+inline bool is_blank(char c) { return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\r'); }
+
+// A line without the blanks before and after it.
+inline std::string_view trim_line(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
 // Reads one line, left to right. Columns count bytes from 1.
 class LineScanner {
  public:
@@ -87,10 +98,8 @@ class LineScanner {
   std::string_view line() const { return line_; }
 
   // Inline, as the few below: they run for every value of the long arrays (navmeshes, landscape).
-  void skip_blanks() {  // most calls meet no blank: one comparison says so
-    while (pos_ < line_.size() && static_cast<unsigned char>(line_[pos_]) <= ' ' &&
-           (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r'))
-      ++pos_;
+  void skip_blanks() {
+    while (pos_ < line_.size() && is_blank(line_[pos_])) ++pos_;
   }
   // After skipping blanks: at the end of the line?
   bool at_end() {
