@@ -350,10 +350,24 @@ std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
   return *value;
 }
 
+// One word of a flags value: a flag's name as written (what export writes), looked up at once;
+// anything else (numbers, names in another case, errors) as parse_integer_word reads it.
+std::uint64_t parse_flag_word(const LayoutMember& m, LineScanner& line) {
+  const std::size_t at = line.position();
+  const std::string_view w = line.word();
+  if (!w.empty() && !starts_like_decimal(w))
+    if (const auto v = m.names->value(w)) {
+      const std::uint32_t bits = m.element_size() * 8;
+      return bits == 64 ? *v : *v & ((std::uint64_t(1) << bits) - 1);
+    }
+  line.seek(at);
+  return parse_integer_word(m, line);
+}
+
 std::uint64_t parse_integer(const LayoutMember& m, LineScanner& line) {
   if (!(m.names && m.names->is_flags)) return parse_integer_word(m, line);
   std::uint64_t value = 0;
-  do value |= parse_integer_word(m, line);
+  do value |= parse_flag_word(m, line);
   while (line.accept('|'));
   return value;
 }

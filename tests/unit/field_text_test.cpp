@@ -109,6 +109,9 @@ TEST(FieldText, HandWrittenValuesAndErrors) {
   EXPECT_EQ(f.parse("WEAP", "DATA", "value=0x10 weight=2 damage=+3"), (std::vector<std::uint8_t>{16, 0, 0, 0, 0, 0, 0, 0x40, 3, 0}));
   EXPECT_EQ(f.parse("NPC_", "ACBS", "flags=essential|female level=-1 pad=[0,0]"),
             (std::vector<std::uint8_t>{3, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 0}));
+  // Flag names as written, numbers and names in another case, in one value.
+  EXPECT_EQ(f.parse("NPC_", "ACBS", "flags=Female|256|ESSENTIAL|0x4000 level=0 pad=[0,0]"),
+            (std::vector<std::uint8_t>{3, 0x41, 0, 0, 0, 0, 0, 0, 0, 0}));
   auto error = [&](const char* record, const char* field, std::string_view text) -> SyntaxError {
     try {
       f.parse(record, field, text);

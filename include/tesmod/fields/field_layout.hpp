@@ -99,8 +99,9 @@ struct StructLayout {
 };
 
 inline std::uint32_t LayoutMember::element_size() const {
-  // Indexed by ValueType: a table, not a switch, so that it inlines into the per-element loops.
-  constexpr std::uint8_t kScalarSize[] = {1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 4, 4, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  // Indexed by ValueType: a table, not a switch, so that it inlines into the per-element loops;
+  // static, or the table is built on the stack at each call.
+  static constexpr std::uint8_t kScalarSize[] = {1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 4, 4, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   static_assert(std::size(kScalarSize) == std::size_t(ValueType::Struct) + 1);
   if (type == ValueType::Bytes || type == ValueType::ZBuffer) return byte_count;
   if (type == ValueType::Struct) return structure ? structure->size : 0;
