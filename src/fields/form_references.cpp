@@ -52,7 +52,7 @@ class Walker {
     std::uint32_t value = le::u32(f.data.data() + offset);
     if (value == 0) return;
     const std::uint32_t old = value;
-    visit_(value, FormReference{f.type, i, what, types});
+    visit_(value, FormReference{f.type, i, what, types, offset});
     if (value != old) {
       le::store(f.data.data() + offset, value);
       changed_ = true;
@@ -127,7 +127,7 @@ class Walker {
     auto object = [&](VmadObject& o, const std::string& what) {
       if (o.form_id == 0) return;
       std::uint32_t value = o.form_id;
-      visit_(value, FormReference{f.type, i, what, {}});
+      visit_(value, FormReference{f.type, i, what, {}, FormReference::kUnknownOffset});
       if (value != o.form_id) {
         o.form_id = value;
         modified = true;

@@ -476,6 +476,28 @@ std::vector<RecordVersion> LoadOrder::winning(Signature type) const {
   return out;
 }
 
+std::vector<FormVersions> LoadOrder::versions_of(Signature type) const {
+  std::unordered_map<FormKey, std::size_t> slot;  // form -> its place in out
+  std::vector<FormVersions> out;
+  for (std::uint32_t position : active_) {
+    Lazy& lazy = *lazy_[position];
+    if (!lazy.outline) continue;
+    std::lock_guard guard(lazy.outline_lock);
+    PluginOutline& outline = *lazy.outline;
+    for (std::size_t g : outline.groups_holding(type)) {
+      for (const IndexEntry& e : outline.group(g)) {
+        if (e.is_group() || e.type != type) continue;
+        const auto k = key(position, e.id);
+        if (!k) continue;
+        const auto [it, fresh] = slot.emplace(*k, out.size());
+        if (fresh) out.push_back({*k, {}});
+        out[it->second].versions.push_back({position, e});
+      }
+    }
+  }
+  return out;
+}
+
 const PluginBytes& LoadOrder::bytes(std::uint32_t position) const {
   Lazy& lazy = *lazy_[position];
   if (lazy.full_ready) return *lazy.full;

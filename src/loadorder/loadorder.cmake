@@ -5,6 +5,7 @@ target_sources(tesmod PRIVATE
   loadorder/order_rules.cpp
   loadorder/load_order.cpp
   loadorder/record_equality.cpp
+  loadorder/resolved_record.cpp
   loadorder/conflicts.cpp
   loadorder/load_order_check.cpp
 )

@@ -16,6 +16,7 @@ namespace tesmod::test {
 std::vector<std::uint8_t> make_plugin(const TestPlugin& spec) {
   Plugin p = Plugin::create(spec.game, "test.esp");
   p.set_header_flags(spec.header_flags);
+  if (spec.description) p.set_description(*spec.description);
   if (!spec.masters.empty()) {
     std::vector<MasterFile> masters;
     for (const std::string& m : spec.masters) masters.push_back(MasterFile{m, 0});

@@ -31,6 +31,7 @@ struct TestPlugin {
   std::vector<std::string> masters;
   std::vector<TestRecord> records;
   std::optional<float> hedr;  // default: what the library writes for the game
+  std::optional<std::string> description;  // SNAM (where Bash Tags are written)
   // Placed references (REFR, ACHR ...) go into the temporary children of an interior cell with
   // this FormID, made for them (default: the plugin's own object 0x900).
   std::optional<std::uint32_t> cell;

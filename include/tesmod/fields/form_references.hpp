@@ -25,6 +25,10 @@ struct FormReference {
   std::size_t field_index = 0;  // among the record's fields
   std::string_view what;       // e.g. "race", "condition GetIsID parameter 1", "VMAD property 'Ally'" (valid during the call)
   std::span<const Signature> types;  // record types it may name (from the layout); empty: any
+  // Where its four bytes start in the field's data; kUnknownOffset where the field is decoded and
+  // encoded whole (VMAD), so that no fixed place holds it.
+  std::size_t offset = kUnknownOffset;
+  static constexpr std::size_t kUnknownOffset = ~std::size_t{0};
 };
 
 struct FormReferenceOptions {

@@ -90,6 +90,12 @@ struct RecordVersion {
   IndexEntry entry{};        // its index entry in that plugin (offset, type, flags, FormID)
 };
 
+// A form and its versions, in load order.
+struct FormVersions {
+  FormKey form;
+  std::vector<RecordVersion> versions;
+};
+
 class LoadOrder {
  public:
   // Reads the lists and every plugin's file header. Throws tesmod::Error only when the data
@@ -148,6 +154,10 @@ class LoadOrder {
   // record's first appearance in the load order. Reads only the groups where the format keeps
   // that type (top-level groups of that type; cells, worlds and topics for the types nested there).
   std::vector<RecordVersion> winning(Signature type) const;
+  // Every active plugin's version of every record of this type, per form, in load order (the
+  // forms in order of their first appearance). Reads only the groups where the format keeps that
+  // type, as winning() does.
+  std::vector<FormVersions> versions_of(Signature type) const;
   // The bytes of a version's plugin (for reading its record: PluginBytes::body etc.).
   const PluginBytes& bytes(std::uint32_t position) const;
 

@@ -1,0 +1,7 @@
+#include "tag_import_parts.hpp"
+
+namespace tesmod::patch {
+
+void import_fields(ImportState& state) { (void)state; }
+
+}  // namespace tesmod::patch

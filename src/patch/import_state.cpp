@@ -1,0 +1,99 @@
+#include "import_state.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "tesmod/io/little_endian.hpp"
+
+namespace tesmod::patch {
+
+namespace {
+constexpr std::uint32_t kDeleted = 0x20;
+}
+
+ImportState::ImportState(const loadorder::LoadOrder& order_, PatchPlan& plan_, const FormTypeLookup& type_of_)
+    : order(order_), plan(plan_), type_of(type_of_), resolver_(order_), source_(order_.plugins().size(), false) {
+  for (std::uint32_t p : plan.sources) source_[p] = true;
+  for (std::size_t i = 0; i < plan.records.size(); ++i) planned_[plan.records[i].form] = i;
+}
+
+const std::vector<loadorder::FormVersions>& ImportState::versions_of(Signature type) {
+  auto it = versions_.find(type.value());
+  if (it != versions_.end()) return it->second;
+  std::vector<loadorder::FormVersions> all = order.versions_of(type);
+  std::vector<loadorder::FormVersions> kept;
+  for (loadorder::FormVersions& fv : all) {
+    std::erase_if(fv.versions, [this](const loadorder::RecordVersion& v) {
+      return !is_source(v.plugin) || (v.entry.flags & kDeleted) != 0;
+    });
+    if (!fv.versions.empty()) kept.push_back(std::move(fv));
+  }
+  return versions_.emplace(type.value(), std::move(kept)).first->second;
+}
+
+loadorder::ResolvedRecord ImportState::read(const loadorder::RecordVersion& version) {
+  loadorder::ResolvedRecord r = resolver_.resolve(version, inflater_);
+  if (!r.localized) return r;
+  auto& strings = strings_[version.plugin];
+  if (!strings) strings = std::make_unique<LocalizedStrings>(LocalizedStrings::load(order.plugin(version.plugin).path));
+  const std::string type = r.header.type.str();
+  for (loadorder::ResolvedField& f : r.fields) {
+    const auto kind = lstring_kind(type, f.field.type.str());
+    if (!kind || f.field.data.size() != 4) continue;
+    const std::uint32_t id = le::u32(f.field.data.data());
+    std::string text;
+    if (id != 0) {
+      const auto found = strings->lookup(id, *kind);
+      if (found) text = std::string(*found);
+      else
+        plan.warnings.push_back(fmt::format("{}: {} {:08X} {}: string id {:08X} is in none of the plugin's string "
+                                            "tables (written empty)",
+                                            order.plugin(version.plugin).name, type, version.entry.id,
+                                            f.field.type.str(), id));
+    }
+    f.field.data.assign(text.begin(), text.end());
+    f.field.data.push_back(0);
+  }
+  r.localized = false;
+  return r;
+}
+
+std::vector<loadorder::RecordVersion> ImportState::master_versions(const std::vector<loadorder::RecordVersion>& versions,
+                                                                   std::uint32_t p) const {
+  const auto& masters = order.plugin(p).master_positions;
+  std::vector<loadorder::RecordVersion> out;
+  for (const loadorder::RecordVersion& v : versions)
+    if (std::find(masters.begin(), masters.end(), std::optional<std::uint32_t>(v.plugin)) != masters.end())
+      out.push_back(v);
+  return out;
+}
+
+PatchRecord ImportState::base(const loadorder::FormKey& form, const std::vector<loadorder::RecordVersion>& versions) {
+  if (auto it = planned_.find(form); it != planned_.end()) return plan.records[it->second];
+  const loadorder::RecordVersion& winner = versions.back();
+  loadorder::ResolvedRecord r = read(winner);
+  PatchRecord out;
+  out.form = form;
+  out.header = r.header;
+  out.winner = winner.plugin;
+  out.fields = std::move(r.fields);
+  for (const auto& f : out.fields)
+    if (f.field.type == Signature("EDID")) out.editor_id = f.field.as_zstring();
+  return out;
+}
+
+void ImportState::commit(PatchRecord record) {
+  if (auto it = planned_.find(record.form); it != planned_.end()) {
+    plan.records[it->second] = std::move(record);
+    return;
+  }
+  planned_[record.form] = plan.records.size();
+  plan.records.push_back(std::move(record));
+}
+
+void ImportState::use(std::uint32_t plugin, std::string tag, bool used, std::string why) {
+  plan.tag_uses.push_back({plugin, std::move(tag), used, std::move(why)});
+}
+
+}  // namespace tesmod::patch

@@ -1,0 +1,15 @@
+# Sources of patching: the Bashed Patch (leveled lists merged, fields imported by Bash Tags),
+# Bash Tags and LOOT's metadata.
+target_sources(tesmod PRIVATE
+  patch/bash_tags.cpp
+  patch/loot_metadata.cpp
+  patch/leveled_list.cpp
+  patch/list_merge_wryebash.cpp
+  patch/list_merge_threeway.cpp
+  patch/tag_imports.cpp
+  patch/import_state.cpp
+  patch/field_imports.cpp
+  patch/list_imports.cpp
+  patch/patch_plan.cpp
+  patch/patch_write.cpp
+)

@@ -1,0 +1,187 @@
+// Planning the patch: which plugins are read, their tags, the leveled lists merged, the fields
+// imported, and the masters the records need.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "list_merge.hpp"
+#include "tag_imports.hpp"
+#include "tesmod/error.hpp"
+#include "tesmod/io/ascii.hpp"
+#include "tesmod/patch/patch.hpp"
+#include "tesmod/plugin/group_order.hpp"
+#include "tesmod/plugin/record_flags.hpp"
+
+namespace tesmod::patch {
+namespace {
+
+using loadorder::LoadOrder;
+
+constexpr std::uint32_t kDeleted = 0x20;
+
+// Every active plugin must read and have its masters at hand and active: the patch names forms
+// by the plugins that define them.
+void check_sources(const LoadOrder& order, const std::vector<std::uint32_t>& sources) {
+  for (std::uint32_t p : sources) {
+    const loadorder::LoadOrderPlugin& plugin = order.plugin(p);
+    if (!plugin.readable())
+      throw Error(plugin.name, Error::kNoOffset, std::nullopt, "the plugin does not read: " + plugin.error);
+    for (std::size_t k = 0; k < plugin.masters.size(); ++k) {
+      const auto& m = plugin.master_positions[k];
+      if (!m)
+        throw Error(plugin.name, Error::kNoOffset, std::nullopt,
+                    fmt::format("master '{}' is not in the load order: the patch cannot resolve its forms",
+                                plugin.masters[k]));
+      if (!order.plugin(*m).active)
+        throw Error(plugin.name, Error::kNoOffset, std::nullopt,
+                    fmt::format("master '{}' is not active: the patch cannot be built over it", plugin.masters[k]));
+    }
+  }
+}
+
+std::string editor_id_of(const std::vector<loadorder::ResolvedField>& fields) {
+  for (const auto& f : fields)
+    if (f.field.type == Signature("EDID")) return f.field.as_zstring();
+  return {};
+}
+
+void plan_lists(const LoadOrder& order, const PatchOptions& options, PatchPlan& plan, const FormTypeLookup& type_of) {
+  const loadorder::RecordResolver resolver(order);
+  Inflater inflater;
+  ListMergeContext context;
+  context.order = &order;
+  context.game = plan.game;
+  context.has_tag = [&plan](std::uint32_t plugin, std::string_view tag) { return plan.tags[plugin].has(tag); };
+  for (Signature type : leveled_list_types(plan.game)) {
+    std::vector<ListHistory> histories;
+    for (const loadorder::FormVersions& fv : order.versions_of(type)) {
+      ListHistory h{fv.form, type, {}};
+      for (const loadorder::RecordVersion& v : fv.versions) {
+        if (plan.skipped_patch && v.plugin == *plan.skipped_patch) continue;
+        if (v.entry.flags & kDeleted) continue;  // a deleted version has no list to merge
+        h.versions.push_back(read_leveled_list(resolver.resolve(v, inflater), plan.game, order, type_of));
+      }
+      if (h.versions.empty()) continue;
+      if (h.versions.size() > 1) ++plan.lists_read;
+      histories.push_back(std::move(h));
+    }
+    std::vector<ListMerge> merges = options.mode == ListMode::WryeBash ? merge_lists_wryebash(histories, context)
+                                                                       : merge_lists_threeway(histories, context);
+    if (plan.remove_empty) remove_empty_sublists(merges, context);
+    for (ListMerge& m : merges) {
+      if (!m.write) continue;
+      std::stable_sort(m.merged.entries.begin(), m.merged.entries.end(), entry_write_order);
+      const std::string label = list_label(context, m.merged);
+      for (const LeveledEntry& e : m.merged.entries)
+        if (e.form && !type_of(*e.form))
+          plan.warnings.push_back(fmt::format("{}: an entry names {}:{:06X}, which no plugin of the load order has "
+                                              "(kept, as the game skips it)",
+                                              label, order.plugin(e.form->plugin).name, e.form->object_id));
+      PatchRecord r;
+      r.form = m.history->form;
+      r.header = m.merged.record.header;
+      r.winner = m.merged.record.version.plugin;
+      r.fields = leveled_list_fields(m.merged, plan.game);
+      r.editor_id = editor_id_of(r.fields);
+      r.outcome.part = "leveled list";
+      r.outcome.sources = m.sources;
+      r.outcome.notes = std::move(m.notes);
+      plan.records.push_back(std::move(r));
+    }
+  }
+  for (std::string& w : context.warnings) plan.warnings.push_back(std::move(w));
+  // Which Relev/Delev tags did something.
+  std::set<std::uint32_t> has_lists;
+  for (Signature type : leveled_list_types(plan.game))
+    for (const loadorder::FormVersions& fv : order.versions_of(type))
+      for (const loadorder::RecordVersion& v : fv.versions)
+        if (v.plugin != fv.form.plugin) has_lists.insert(v.plugin);
+  for (std::uint32_t p : plan.sources)
+    for (std::string_view tag : {"Relev", "Delev"}) {
+      if (!plan.tags[p].has(tag)) continue;
+      TagUse use{p, std::string(tag), false, {}};
+      if (options.mode == ListMode::Merge) use.why = "--mode merge merges every plugin's changes without tags";
+      else if (!has_lists.count(p)) use.why = "the plugin overrides no leveled list";
+      else {
+        use.used = true;
+        use.why = tag == "Relev" ? "its levels, counts and list fields win over earlier plugins'"
+                                 : "the entries it removed from its masters' lists stay removed";
+      }
+      plan.tag_uses.push_back(std::move(use));
+    }
+}
+
+}  // namespace
+
+PatchPlan plan_patch(const LoadOrder& order, const PatchOptions& options) {
+  PatchPlan plan;
+  plan.game = order.game();
+  plan.name = options.name;
+  plan.mode = options.mode;
+  plan.remove_empty = options.remove_empty == RemoveEmpty::Auto ? plan.game == Game::Oblivion
+                                                                : options.remove_empty == RemoveEmpty::On;
+  for (std::uint32_t position : order.active()) {
+    if (ascii::iequals(order.plugin(position).name, options.name)) {
+      plan.skipped_patch = position;
+      continue;
+    }
+    plan.sources.push_back(position);
+  }
+  check_sources(order, plan.sources);
+  plan.tags = read_bash_tags(order, options.tags);
+  for (const PluginTags& t : plan.tags)
+    for (const std::string& w : t.warnings) plan.warnings.push_back(w);
+
+  const FormTypeLookup type_of = [&order](const loadorder::FormKey& k) -> std::optional<Signature> {
+    const auto stored = order.stored_form_id(k.plugin, k);
+    if (!stored || !order.plugin(k.plugin).readable()) return std::nullopt;
+    const auto e = order.find_record(k.plugin, *stored);
+    if (!e) return std::nullopt;
+    return e->type;
+  };
+  if (options.parts != PatchParts::Imports) plan_lists(order, options, plan, type_of);
+  if (options.parts != PatchParts::Lists) plan_imports(order, plan, type_of);
+
+  // Tags no part of the patch used, and why.
+  std::set<std::pair<std::uint32_t, std::string>> reported;
+  for (const TagUse& u : plan.tag_uses) reported.insert({u.plugin, u.tag});
+  for (const PluginTags& t : plan.tags)
+    for (const std::string& tag : t.tags) {
+      if (reported.count({t.plugin, tag})) continue;
+      TagUse use{t.plugin, tag, false, {}};
+      const bool read = std::find(plan.sources.begin(), plan.sources.end(), t.plugin) != plan.sources.end();
+      if (!read) use.why = order.plugin(t.plugin).active ? "the plugin is the patch itself: not read" : "the plugin is not active";
+      else if (options.parts == PatchParts::Lists && tag != "Relev" && tag != "Delev") use.why = "--only lists";
+      else if (options.parts == PatchParts::Imports && (tag == "Relev" || tag == "Delev")) use.why = "--only imports";
+      else use.why = "tesmod's patch does not import this tag yet";
+      plan.tag_uses.push_back(std::move(use));
+    }
+  std::sort(plan.tag_uses.begin(), plan.tag_uses.end(), [](const TagUse& a, const TagUse& b) {
+    return a.plugin != b.plugin ? a.plugin < b.plugin : a.tag < b.tag;
+  });
+
+  // The masters: every plugin whose forms the records are or name.
+  std::set<std::uint32_t> used;
+  std::vector<loadorder::FormKey> forms;
+  for (const PatchRecord& r : plan.records) {
+    used.insert(r.form.plugin);
+    forms.clear();
+    loadorder::collect_forms(r.fields, forms);
+    for (const auto& k : forms) used.insert(k.plugin);
+  }
+  plan.masters.assign(used.begin(), used.end());
+  // Records in the game's group order, then by form in the patch's master order.
+  const Game game = plan.game;
+  std::stable_sort(plan.records.begin(), plan.records.end(), [game](const PatchRecord& a, const PatchRecord& b) {
+    const std::size_t ra = top_group_rank(game, a.header.type).value_or(~std::size_t{0});
+    const std::size_t rb = top_group_rank(game, b.header.type).value_or(~std::size_t{0});
+    if (ra != rb) return ra < rb;
+    if (a.header.type != b.header.type) return a.header.type < b.header.type;
+    return a.form < b.form;
+  });
+  return plan;
+}
+
+}  // namespace tesmod::patch
