@@ -13,6 +13,9 @@
 #include "tesmod/loadorder/conflicts.hpp"
 #include "tesmod/loadorder/load_order.hpp"
 #include "tesmod/loadorder/load_order_check.hpp"
+#include "tesmod/io/atomic_file.hpp"
+#include "tesmod/patch/patch.hpp"
+#include "tesmod/text/patch_report.hpp"
 #include "tesmod/text/conflict_text.hpp"
 
 namespace py = pybind11;
@@ -22,7 +25,8 @@ namespace {
 
 class PyLoadOrder {
  public:
-  explicit PyLoadOrder(loadorder::LoadOrder order) : order_(std::move(order)), plugins_(order_.plugins().size()) {}
+  PyLoadOrder(loadorder::LoadOrder order, std::filesystem::path data)
+      : order_(std::move(order)), plugins_(order_.plugins().size()), data_(std::move(data)) {}
 
   const loadorder::LoadOrder& order() const { return order_; }
 
@@ -270,9 +274,68 @@ class PyLoadOrder {
     return out;
   }
 
+  // `tesmod patch`: plans the Bashed Patch, writes it to path (unless dry_run) and returns the
+  // report as the CLI's --json gives it.
+  py::object patch(const std::optional<std::string>& path, const std::string& mode, const std::string& remove_empty,
+                   const std::optional<std::string>& only, const std::optional<std::string>& masterlist,
+                   const std::optional<std::string>& userlist, const std::optional<py::dict>& tags, bool dry_run,
+                   const std::string& encoding) {
+    if (!path && !dry_run) throw py::value_error("patch: give the path to write, or dry_run=True");
+    patch::PatchOptions options;
+    if (path) options.name = std::filesystem::path(*path).filename().string();
+    if (mode == "wryebash") options.mode = patch::ListMode::WryeBash;
+    else if (mode == "merge") options.mode = patch::ListMode::Merge;
+    else throw py::value_error("mode is 'wryebash' or 'merge', not '" + mode + "'");
+    if (remove_empty == "auto") options.remove_empty = patch::RemoveEmpty::Auto;
+    else if (remove_empty == "on") options.remove_empty = patch::RemoveEmpty::On;
+    else if (remove_empty == "off") options.remove_empty = patch::RemoveEmpty::Off;
+    else throw py::value_error("remove_empty is 'auto', 'on' or 'off', not '" + remove_empty + "'");
+    if (!only) options.parts = patch::PatchParts::All;
+    else if (*only == "lists") options.parts = patch::PatchParts::Lists;
+    else if (*only == "imports") options.parts = patch::PatchParts::Imports;
+    else throw py::value_error("only is 'lists' or 'imports', not '" + *only + "'");
+    if (tags)
+      for (const auto& [plugin, spec] : *tags) {
+        std::string text;
+        if (py::isinstance<py::str>(spec)) text = spec.cast<std::string>();
+        else
+          for (const auto& t : spec) text += (text.empty() ? "" : ",") + t.cast<std::string>();
+        options.tags.command_line.push_back({plugin.cast<std::string>(), text});
+      }
+    options.tags.data = data_;
+    py::object out;
+    {
+      std::optional<patch::LootMetadata> ml, ul;
+      patch::PatchPlan plan;
+      std::vector<std::uint8_t> bytes;
+      {
+        py::gil_scoped_release release;
+        if (masterlist) {
+          ml = patch::read_loot_metadata(*masterlist, patch::LootFile::Masterlist);
+          options.tags.masterlist = &*ml;
+        }
+        if (userlist) {
+          ul = patch::read_loot_metadata(*userlist, patch::LootFile::Userlist);
+          options.tags.userlist = &*ul;
+        }
+        plan = patch::plan_patch(order_, options);
+        if (!dry_run) {
+          bytes = patch::patch_bytes(order_, plan);
+          write_file_atomic(*path, bytes);
+        }
+      }
+      const TextCodec codec(encoding == "cp1252" ? "WINDOWS-1252" : encoding);
+      nlohmann::ordered_json j = text::patch_report_json(order_, plan, codec);
+      j["written"] = dry_run ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*path);
+      out = py::module_::import("json").attr("loads")(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    return out;
+  }
+
  private:
   loadorder::LoadOrder order_;
   std::vector<PluginRef> plugins_;  // per plugin, made when a record of it is first handed out
+  std::filesystem::path data_;      // the Data folder (BashTags/ is looked for there)
   std::vector<loadorder::Problem> later_problems_;
 };
 
@@ -311,6 +374,16 @@ void bind_load_order(py::module_& m) {
       .def("clean_report", &PyLoadOrder::clean_report, py::kw_only(), py::arg("itm") = true, py::arg("udr") = true,
            "What tesmod clean --all --dry-run reports: a dict per active plugin, shaped as Plugin.clean() returns "
            "it (or {plugin, error} for one that cannot be cleaned, e.g. a master missing). Writes nothing.")
+      .def("patch", &PyLoadOrder::patch, py::arg("path") = py::none(), py::kw_only(), py::arg("mode") = "wryebash",
+           py::arg("remove_empty") = "auto", py::arg("only") = py::none(), py::arg("masterlist") = py::none(),
+           py::arg("userlist") = py::none(), py::arg("tags") = py::none(), py::arg("dry_run") = false,
+           py::arg("encoding") = "cp1252",
+           "Builds the Bashed Patch (tesmod patch) and writes it to path (its file name is the patch's name), "
+           "atomically, unless dry_run. mode: 'wryebash' or 'merge'; remove_empty: 'auto', 'on', 'off'; only: "
+           "'lists' or 'imports'; masterlist/userlist: LOOT's files; tags: {plugin: 'Tag,-Tag' or [tags]}. "
+           "Returns the report as tesmod patch --json prints it: patch, game, mode, sources, masters, counts, "
+           "tags (per plugin: tags, changes, uses), records (form, type, editor_id, part, winner, sources, notes), "
+           "warnings, written.")
       .def("__len__", [](const PyLoadOrder& o) { return o.order().plugins().size(); })
       .def("__repr__", [](const PyLoadOrder& o) {
         return fmt::format("<tesmod.LoadOrder {} with {} plugins, {} active>", game_id(o.order().game()),
@@ -331,7 +404,10 @@ void bind_load_order(py::module_& m) {
         if (files) source.files.assign(files->begin(), files->end());
         source.threads = threads;
         py::gil_scoped_release release;
-        return PyLoadOrder(loadorder::LoadOrder::open(source));
+        // Plugin files given: their tags files are looked for beside the first.
+        std::filesystem::path tags_data = data;
+        if (files && !files->empty() && data == ".") tags_data = std::filesystem::path(files->front()).parent_path();
+        return PyLoadOrder(loadorder::LoadOrder::open(source), tags_data.empty() ? "." : tags_data);
       },
       py::kw_only(), py::arg("data") = ".", py::arg("plugins") = py::none(), py::arg("game") = py::none(),
       py::arg("files") = py::none(), py::arg("threads") = 0,

@@ -34,6 +34,8 @@ struct LoadOrder::Lazy {
   // for every reference that names it: one cache miss a lookup, not a node chase). Entry 0 (the
   // TES4 record) marks an empty slot.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_form_id;
+  std::mutex types_lock;
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> ids_of_type;  // record type -> sorted FormIDs
 };
 
 std::string LoadIndex::text() const {
@@ -431,6 +433,33 @@ std::optional<IndexEntry> LoadOrder::find_record(std::uint32_t position, std::ui
     if (slot.second == 0) return std::nullopt;
     if (slot.first == stored_form_id) return f.entry(slot.second);
   }
+}
+
+std::optional<Signature> LoadOrder::record_type_in(const FormKey& key, std::span<const Signature> types) const {
+  if (key.plugin >= plugins_.size() || !plugins_[key.plugin].readable()) return std::nullopt;
+  const auto stored = stored_form_id(key.plugin, key);
+  if (!stored) return std::nullopt;
+  Lazy& lazy = *lazy_[key.plugin];
+  if (lazy.full_ready) {
+    const auto e = find_record(key.plugin, *stored);
+    if (e && std::find(types.begin(), types.end(), e->type) != types.end()) return e->type;
+    return std::nullopt;
+  }
+  if (!lazy.outline) return std::nullopt;
+  for (Signature type : types) {
+    std::scoped_lock guard(lazy.types_lock, lazy.outline_lock);
+    auto it = lazy.ids_of_type.find(type.value());
+    if (it == lazy.ids_of_type.end()) {
+      std::vector<std::uint32_t> ids;  // filled before it is kept: a group that does not read throws
+      for (std::size_t g : lazy.outline->groups_holding(type))
+        for (const IndexEntry& e : lazy.outline->group(g))
+          if (!e.is_group() && e.type == type) ids.push_back(e.id);
+      std::sort(ids.begin(), ids.end());
+      it = lazy.ids_of_type.emplace(type.value(), std::move(ids)).first;
+    }
+    if (std::binary_search(it->second.begin(), it->second.end(), *stored)) return type;
+  }
+  return std::nullopt;
 }
 
 std::vector<RecordVersion> LoadOrder::versions(const FormKey& key) const {

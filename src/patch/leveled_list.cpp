@@ -18,6 +18,16 @@ constexpr Signature kFACT{"FACT"};
 
 constexpr Signature kOblivionTypes[] = {"LVLC", "LVLI", "LVSP"};
 constexpr Signature kSkyrimTypes[] = {"LVLI", "LVLN", "LVSP"};
+constexpr Signature kFactionType[] = {"FACT"};
+
+// What each list type holds (the Construction Set's and the Creation Kit's choices).
+constexpr Signature kOblivionItems[] = {"ALCH", "AMMO", "APPA", "ARMO", "BOOK", "CLOT", "INGR", "KEYM",
+                                        "LIGH", "MISC", "SGST", "SLGM", "WEAP", "LVLI"};
+constexpr Signature kOblivionCreatures[] = {"CREA", "NPC_", "LVLC"};
+constexpr Signature kSpells[] = {"SPEL", "LVSP"};
+constexpr Signature kSkyrimItems[] = {"ALCH", "AMMO", "APPA", "ARMO", "BOOK", "INGR", "KEYM", "LIGH",
+                                      "MISC", "SCRL", "SLGM", "WEAP", "LVLI"};
+constexpr Signature kSkyrimActors[] = {"NPC_", "LVLN"};
 
 struct AttributeSpec {
   std::string_view name;
@@ -99,8 +109,15 @@ std::span<const Signature> leveled_list_types(Game game) {
   return kSkyrimTypes;
 }
 
-LeveledList read_leveled_list(loadorder::ResolvedRecord record, Game game, const loadorder::LoadOrder& order,
-                              const FormTypeLookup& type_of) {
+std::span<const Signature> entry_types(Game game, Signature list_type) {
+  if (list_type == Signature("LVSP")) return kSpells;
+  if (game == Game::Oblivion) return list_type == Signature("LVLC") ? std::span<const Signature>(kOblivionCreatures)
+                                                                    : std::span<const Signature>(kOblivionItems);
+  return list_type == Signature("LVLN") ? std::span<const Signature>(kSkyrimActors)
+                                        : std::span<const Signature>(kSkyrimItems);
+}
+
+LeveledList read_leveled_list(loadorder::ResolvedRecord record, Game game, const loadorder::LoadOrder& order) {
   LeveledList out;
   const ErrorContext where = context_of(record, order);
   const std::uint32_t source = record.version.plugin;
@@ -137,7 +154,7 @@ LeveledList read_leveled_list(loadorder::ResolvedRecord record, Game game, const
       LeveledCoed c;
       c.owner = form_at(order, source, le::u32(d.data()), where, "COED owner");
       const std::uint32_t second = le::u32(d.data() + 4);
-      const bool faction = c.owner && type_of(*c.owner) == kFACT;
+      const bool faction = c.owner && order.record_type_in(*c.owner, kFactionType) == kFACT;
       if (faction || second == 0) c.rank_or_raw = second;
       else c.global = form_at(order, source, second, where, "COED global");
       std::memcpy(&c.condition, d.data() + 8, 4);

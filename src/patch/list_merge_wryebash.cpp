@@ -99,10 +99,12 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
     bool started = false;
     for (const LeveledList& version : history.versions) {
       const std::uint32_t p = version.record.version.plugin;
-      LeveledList v = version;  // Wrye Bash sorts each version it reads
-      std::stable_sort(v.entries.begin(), v.entries.end(), working);
+      // Wrye Bash sorts each version's entries as it reads them.
+      std::vector<LeveledEntry> v_entries = version.entries;
+      std::stable_sort(v_entries.begin(), v_entries.end(), working);
+      const LeveledList& v = version;
       std::set<FormKey> items;
-      for (const LeveledEntry& e : v.entries) items.insert(item_of(e));
+      for (const LeveledEntry& e : v_entries) items.insert(item_of(e));
       own_items[p] = items;
       const bool owner = history.form.plugin == p;
       std::set<FormKey> relev, delev;
@@ -120,7 +122,10 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
       if (owner || !started) {
         // The defining plugin's version starts the list (or the first version seen, when the
         // defining plugin is not active).
-        m.merged = std::move(v);
+        m.merged.chance_none = v.chance_none;
+        m.merged.flags = v.flags;
+        m.merged.attributes = v.attributes;
+        m.merged.entries = std::move(v_entries);
         m.items = std::move(items);
         m.differs_from_last = false;
         m.sources.clear();
@@ -158,7 +163,7 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
         if (removed && !relev.empty()) did.push_back(fmt::format("Relev: {} entries replaced by its own", removed));
       }
       std::set<FormKey> added;
-      for (const LeveledEntry& e : v.entries) {
+      for (const LeveledEntry& e : v_entries) {
         const FormKey k = item_of(e);
         if (!m.items.count(k)) {
           self.entries.push_back(e);
@@ -168,7 +173,7 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
       if (limit && self.entries.size() > limit) {
         context.warnings.push_back(fmt::format("{}: merging {} made {} entries; cut to {} (the list holds at most {}: "
                                                "split it by hand)",
-                                               list_label(context, self), plugin_name(context, p),
+                                               list_label(context, version), plugin_name(context, p),
                                                self.entries.size(), limit, limit));
         self.entries.resize(limit);
       }
@@ -177,9 +182,9 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
         std::stable_sort(self.entries.begin(), self.entries.end(), working);
         did.push_back(fmt::format("{} new entries", added.size()));
       }
-      bool differs = self.entries.size() != v.entries.size() || self.flags != v.flags || !same_top(self, v);
+      bool differs = self.entries.size() != v_entries.size() || self.flags != v.flags || !same_top(self, v);
       for (std::size_t i = 0; !differs && i < self.entries.size(); ++i)
-        differs = !self.entries[i].same_as(v.entries[i]);
+        differs = !self.entries[i].same_as(v_entries[i]);
       m.differs_from_last = differs;
       if (differs) {
         m.sources.push_back(p);
@@ -189,9 +194,9 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
       }
       m.notes.push_back(fmt::format("{}: {}{}", who, did.empty() ? std::string("merged") : fmt::format("{}", fmt::join(did, "; ")),
                                     differs ? "" : " (the merge equals this version)"));
-      // The record the patch writes is the winning version's, with the merged list fields.
-      self.record = version.record;
     }
+    // The record the patch writes is the winning version's, with the merged list fields.
+    m.merged.record = history.versions.back().record;
     m.write = m.differs_from_last;
     out.push_back(std::move(m));
   }

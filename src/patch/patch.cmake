@@ -9,7 +9,10 @@ target_sources(tesmod PRIVATE
   patch/tag_imports.cpp
   patch/import_state.cpp
   patch/field_imports.cpp
+  patch/field_import_table.cpp
+  patch/field_import_values.cpp
   patch/list_imports.cpp
+  patch/list_import_entries.cpp
   patch/patch_plan.cpp
   patch/patch_write.cpp
 )

@@ -47,23 +47,29 @@ std::string editor_id_of(const std::vector<loadorder::ResolvedField>& fields) {
   return {};
 }
 
-void plan_lists(const LoadOrder& order, const PatchOptions& options, PatchPlan& plan, const FormTypeLookup& type_of) {
+void plan_lists(const LoadOrder& order, const PatchOptions& options, PatchPlan& plan) {
   const loadorder::RecordResolver resolver(order);
   Inflater inflater;
   ListMergeContext context;
   context.order = &order;
   context.game = plan.game;
   context.has_tag = [&plan](std::uint32_t plugin, std::string_view tag) { return plan.tags[plugin].has(tag); };
+  std::set<std::uint32_t> has_lists;  // plugins overriding some list (for the tag report)
   for (Signature type : leveled_list_types(plan.game)) {
     std::vector<ListHistory> histories;
     for (const loadorder::FormVersions& fv : order.versions_of(type)) {
-      ListHistory h{fv.form, type, {}};
+      std::vector<const loadorder::RecordVersion*> read;
       for (const loadorder::RecordVersion& v : fv.versions) {
         if (plan.skipped_patch && v.plugin == *plan.skipped_patch) continue;
         if (v.entry.flags & kDeleted) continue;  // a deleted version has no list to merge
-        h.versions.push_back(read_leveled_list(resolver.resolve(v, inflater), plan.game, order, type_of));
+        read.push_back(&v);
+        if (v.plugin != fv.form.plugin) has_lists.insert(v.plugin);
       }
-      if (h.versions.empty()) continue;
+      // A list only one plugin has is never merged; only taking out its empty sublists changes it.
+      if (read.empty() || (read.size() == 1 && !plan.remove_empty)) continue;
+      ListHistory h{fv.form, type, {}};
+      for (const loadorder::RecordVersion* v : read)
+        h.versions.push_back(read_leveled_list(resolver.resolve(*v, inflater), plan.game, order));
       if (h.versions.size() > 1) ++plan.lists_read;
       histories.push_back(std::move(h));
     }
@@ -74,11 +80,15 @@ void plan_lists(const LoadOrder& order, const PatchOptions& options, PatchPlan& 
       if (!m.write) continue;
       std::stable_sort(m.merged.entries.begin(), m.merged.entries.end(), entry_write_order);
       const std::string label = list_label(context, m.merged);
+      const auto holds = entry_types(plan.game, type);
+      std::string kinds;
+      for (Signature t : holds) kinds += (kinds.empty() ? "" : "/") + t.str();
       for (const LeveledEntry& e : m.merged.entries)
-        if (e.form && !type_of(*e.form))
-          plan.warnings.push_back(fmt::format("{}: an entry names {}:{:06X}, which no plugin of the load order has "
+        if (e.form && !order.record_type_in(*e.form, holds))
+          plan.warnings.push_back(fmt::format("{}: an entry names {}:{:06X}, which is no {} record of the load order "
                                               "(kept, as the game skips it)",
-                                              label, order.plugin(e.form->plugin).name, e.form->object_id));
+                                              label, order.plugin(e.form->plugin).name, e.form->object_id,
+                                              kinds));
       PatchRecord r;
       r.form = m.history->form;
       r.header = m.merged.record.header;
@@ -93,11 +103,6 @@ void plan_lists(const LoadOrder& order, const PatchOptions& options, PatchPlan& 
   }
   for (std::string& w : context.warnings) plan.warnings.push_back(std::move(w));
   // Which Relev/Delev tags did something.
-  std::set<std::uint32_t> has_lists;
-  for (Signature type : leveled_list_types(plan.game))
-    for (const loadorder::FormVersions& fv : order.versions_of(type))
-      for (const loadorder::RecordVersion& v : fv.versions)
-        if (v.plugin != fv.form.plugin) has_lists.insert(v.plugin);
   for (std::uint32_t p : plan.sources)
     for (std::string_view tag : {"Relev", "Delev"}) {
       if (!plan.tags[p].has(tag)) continue;
@@ -141,7 +146,7 @@ PatchPlan plan_patch(const LoadOrder& order, const PatchOptions& options) {
     if (!e) return std::nullopt;
     return e->type;
   };
-  if (options.parts != PatchParts::Imports) plan_lists(order, options, plan, type_of);
+  if (options.parts != PatchParts::Imports) plan_lists(order, options, plan);
   if (options.parts != PatchParts::Lists) plan_imports(order, plan, type_of);
 
   // Tags no part of the patch used, and why.

@@ -143,6 +143,10 @@ class LoadOrder {
   // The first record with this stored FormID in the plugin, if any (a hash index over the
   // plugin's records, built on first use).
   std::optional<IndexEntry> find_record(std::uint32_t position, std::uint32_t stored_form_id) const;
+  // The type of the record a form names, looked for only among records of these types in its
+  // defining plugin (only the groups that hold them are read, unless the plugin's full index is
+  // read already); nullopt when it is none of them (or the plugin does not read). Thread-safe.
+  std::optional<Signature> record_type_in(const FormKey& key, std::span<const Signature> types) const;
 
   // Every active plugin's version of the form, in load order: the defining plugin's first (when
   // it has the record), then its overrides. Reads only the plugins that can hold the form (the

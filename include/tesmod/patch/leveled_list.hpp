@@ -59,12 +59,15 @@ struct LeveledList {
 // The leveled list types of a game.
 std::span<const Signature> leveled_list_types(Game game);
 
-// What the reader asks the load order: the record type of a form (nullopt: no plugin has it).
+// The record type of a form across the load order (nullopt: no plugin has it).
 using FormTypeLookup = std::function<std::optional<Signature>(const FormKey&)>;
 
+// The record types a list of this type holds as entries (itself among them).
+std::span<const Signature> entry_types(Game game, Signature list_type);
+
 // Reads a version. Throws tesmod::Error (naming the record) for an LVLO or COED of the wrong size.
-LeveledList read_leveled_list(loadorder::ResolvedRecord record, Game game, const loadorder::LoadOrder& order,
-                              const FormTypeLookup& type_of);
+// A COED's second value names a global unless its owner is a faction (then it is a rank).
+LeveledList read_leveled_list(loadorder::ResolvedRecord record, Game game, const loadorder::LoadOrder& order);
 
 // The fields of a list as the patch writes it: the frame's fields that are not merged (EDID,
 // OBND ...) with the merged ones in the game's order; LVLD/LVLF/LLCT always written.
