@@ -134,6 +134,15 @@ PatchPlan plan_patch(const LoadOrder& order, const PatchOptions& options) {
     }
     plan.sources.push_back(position);
   }
+  // An active plugin that does not read (or got no index) would silently be left out of the patch.
+  for (std::uint32_t position = 0; position < order.plugins().size(); ++position) {
+    const loadorder::LoadOrderPlugin& plugin = order.plugin(position);
+    if (!plugin.active || plugin.index) continue;
+    if (!plugin.readable())
+      throw Error(plugin.name, Error::kNoOffset, std::nullopt, "the plugin is active but does not read: " + plugin.error);
+    throw Error(plugin.name, Error::kNoOffset, std::nullopt,
+                "the plugin is active but gets no load-order index (too many plugins): the game would not load it");
+  }
   check_sources(order, plan.sources);
   plan.tags = read_bash_tags(order, options.tags);
   for (const PluginTags& t : plan.tags)
