@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
-#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder or clean
+#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder, clean or patch
 #   TESMOD_BASELINE=/path/to/an/older/tesmod: the text section also times that build's export
 #   and import of the fixture in the same run (a same-machine, same-run comparison); with
 #   TURNS=N as well, the two builds again in turns, N rounds (see the section).
@@ -391,5 +391,59 @@ print(f"| `tesmod clean PLUGIN --dry-run --json` | {med('clean-dry-run'):.1f} | 
 print(f"| `tesmod clean PLUGIN -o OUT` | {med('clean-write'):.1f} | {med('clean-write') / med('info-master'):.2f} | ≤ 2.0 | |")
 print(f"| baseline: `floor walk` every file of the load order, one process | {med('floor-walk-all'):.1f} | 1.00 | | |")
 print(f"| `tesmod clean --all --data DIR --dry-run --json --threads 2` | {med('clean-all'):.1f} | {med('clean-all') / med('floor-walk-all'):.2f} | ≤ 3.0 | {all_peak / 1024:.0f} |")
+PY
+fi
+
+# The Bashed Patch: the order ../shared/bench/make_patch_order.py makes over the fixture (100
+# plugins, 2000 lists; cached), `tesmod patch` against the floor's header walk of every file in one
+# process, and Wrye Bash's own patcher over the same order when its source is at hand
+# (WB_MOPY=/path/to/Mopy, see ../shared/tools/wb_oracle/README.md; the oracle's run includes
+# copying the plugins into its temporary game tree), fewer runs as it is slow.
+if want patch; then
+po=$cache/patch-order
+if [[ ! -f $po/plan.json ]]; then
+  echo "bench: making the 100-plugin patch order (about a minute)"
+  rm -rf "$po"
+  python3 "$shared/bench/make_patch_order.py" "$big" "$po" --plugins 100 --lists 2000 >/dev/null
+fi
+po_files=("$po"/*.esm "$po"/*.esp)
+po_out=$cache/patch-out/"Bashed Patch, 0.esp"
+mkdir -p "$cache/patch-out"
+hyperfine -N -w 3 -r "$runs" --export-json "$cache/patch-times.json" \
+  -n floor-walk-all "$floor walk ${po_files[*]}" \
+  -n patch "$tesmod patch --data $po -o $cache/patch-out/BP.esp --threads 2" \
+  -n patch-dry-run "$tesmod patch --data $po --dry-run --json --threads 2" >/dev/null
+peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
+po_peak=$(peak "$tesmod" patch --data "$po" -o "$cache/patch-out/BP.esp" --threads 2)
+po_bytes=$(cat "${po_files[@]}" | wc -c)
+wb_json=""
+if [[ -n ${WB_MOPY:-} && -d $WB_MOPY ]]; then
+  hyperfine -N -w 1 -r "${WB_RUNS:-3}" --export-json "$cache/patch-wb-times.json" \
+    -n wrye-bash "/usr/bin/python3 $shared/tools/wb_oracle/wb_bashed_patch.py $WB_MOPY $po $cache/patch-out/oracle.json" >/dev/null
+  wb_json=$cache/patch-wb-times.json
+  python3 "$shared/tools/check_patch.py" "$tesmod" "$po" "$cache/patch-out/oracle.json" | tail -1
+fi
+python3 - "$cache/patch-times.json" "$po_peak" "$po_bytes" "${#po_files[@]}" "$wb_json" <<'PY' | tee -a "$cache/report.md"
+import json, sys
+t = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+peak, size, files = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+if sys.argv[5]:
+    t.update({r["command"]: r for r in json.load(open(sys.argv[5]))["results"]})
+med = lambda k: t[k]["median"] * 1000
+floor = med("floor-walk-all")
+print(f"\nThe Bashed Patch: make_patch_order.py over the fixture, --plugins 100 --lists 2000: {files} files,"
+      f" {size:,} bytes; {len(t['patch']['times'])} runs each, medians.\n")
+print("| what | median ms | vs floor walk of all files | target | peak RSS MB | RSS target MB |")
+print("|---|---:|---:|---:|---:|---:|")
+print(f"| floor: `floor walk` every file, one process | {floor:.1f} | 1.00 | | | |")
+print(f"| `tesmod patch --data DIR -o OUT --threads 2` | {med('patch'):.1f} | {med('patch') / floor:.2f} | ≤ 3.0 |"
+      f" {peak / 1024:.0f} | ≤ {size / 2**20 + 200:.0f} |")
+print(f"| `tesmod patch --data DIR --dry-run --json --threads 2` | {med('patch-dry-run'):.1f} |"
+      f" {med('patch-dry-run') / floor:.2f} | | | |")
+if "wrye-bash" in t:
+    wb = med("wrye-bash")
+    print(f"| Wrye Bash's Leveled Lists patcher, headless (`wb_bashed_patch.py`, {len(t['wrye-bash']['times'])} runs) |"
+          f" {wb:.0f} | {wb / floor:.1f} | | | |")
+    print(f"\n`tesmod patch` takes {med('patch') / wb:.3f} of Wrye Bash's time ({wb / med('patch'):.1f}x faster).")
 PY
 fi

@@ -137,37 +137,48 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
       }
       LeveledList& self = m.merged;
       std::vector<std::string> did;
+      const std::uint8_t chance_before = self.chance_none, flags_before = self.flags;
       if (!relev.empty()) {
         self.chance_none = v.chance_none;
         self.attributes = v.attributes;
         self.flags = v.flags;
-        did.push_back("Relev: chance none, flags and whole fields copied");
       } else {
         self.chance_none = v.chance_none;
         for (std::size_t k = 0; k < self.attributes.size(); ++k)
-          if (!v.attributes[k].fields.empty()) self.attributes[k] = v.attributes[k];
+          if (!v.attributes[k].fields.empty() && !self.attributes[k].same_as(v.attributes[k])) {
+            self.attributes[k] = v.attributes[k];
+            did.push_back(fmt::format("{} taken", self.attributes[k].name));
+          }
         self.flags |= v.flags;
       }
+      if (self.chance_none != chance_before) did.push_back(fmt::format("chance none {} -> {}", chance_before, self.chance_none));
+      if (self.flags != flags_before) did.push_back(fmt::format("flags {:#04x} -> {:#04x}", flags_before, self.flags));
+      if (!relev.empty()) did.push_back("Relev: its chance none, flags and list fields as they are");
       if (!relev.empty() || !delev.empty()) {
-        std::size_t removed = 0;
+        std::size_t relevelled = 0, delevelled = 0;
         std::vector<LeveledEntry> kept;
         for (const LeveledEntry& e : self.entries) {
           const FormKey k = item_of(e);
-          if (m.items.count(k) && (relev.count(k) || delev.count(k))) ++removed;
+          if (m.items.count(k) && relev.count(k)) ++relevelled;
+          else if (m.items.count(k) && delev.count(k)) ++delevelled;
           else kept.push_back(e);
         }
         self.entries = std::move(kept);
         m.items.insert(delev.begin(), delev.end());
         for (const FormKey& k : relev) m.items.erase(k);
-        if (!delev.empty()) did.push_back(fmt::format("Delev: {} forms its masters list dropped", delev.size()));
-        if (removed && !relev.empty()) did.push_back(fmt::format("Relev: {} entries replaced by its own", removed));
+        if (delevelled)
+          did.push_back(fmt::format("Delev: {} entries removed (forms its masters list and it dropped)", delevelled));
+        if (relevelled)
+          did.push_back(fmt::format("Relev: {} entries removed, to be replaced by its own for those forms", relevelled));
       }
       std::set<FormKey> added;
+      std::size_t added_entries = 0;
       for (const LeveledEntry& e : v_entries) {
         const FormKey k = item_of(e);
         if (!m.items.count(k)) {
           self.entries.push_back(e);
           added.insert(k);
+          ++added_entries;
         }
       }
       if (limit && self.entries.size() > limit) {
@@ -180,7 +191,7 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
       if (!added.empty()) {
         m.items.insert(added.begin(), added.end());
         std::stable_sort(self.entries.begin(), self.entries.end(), working);
-        did.push_back(fmt::format("{} new entries", added.size()));
+        did.push_back(fmt::format("{} entries added", added_entries));
       }
       bool differs = self.entries.size() != v_entries.size() || self.flags != v.flags || !same_top(self, v);
       for (std::size_t i = 0; !differs && i < self.entries.size(); ++i)
@@ -192,8 +203,9 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
         m.sources.assign(1, p);
         m.notes.clear();
       }
-      m.notes.push_back(fmt::format("{}: {}{}", who, did.empty() ? std::string("merged") : fmt::format("{}", fmt::join(did, "; ")),
-                                    differs ? "" : " (the merge equals this version)"));
+      std::string what = did.empty() ? std::string("nothing taken") : fmt::format("{}", fmt::join(did, "; "));
+      what += differs ? "; its version differs from the merge" : "; the merge equals its version";
+      m.notes.push_back(fmt::format("{}: {}", who, what));
     }
     // The record the patch writes is the winning version's, with the merged list fields.
     m.merged.record = history.versions.back().record;

@@ -79,16 +79,17 @@ nlohmann::ordered_json patch_report_json(const loadorder::LoadOrder& order, cons
   return j;
 }
 
-std::string patch_tags_text(const loadorder::LoadOrder& order, const patch::PatchPlan& plan) {
+std::string patch_tags_text(const loadorder::LoadOrder& order, const patch::PatchPlan& plan, std::string_view indent) {
   std::string out;
   for (const patch::PluginTags& t : plan.tags) {
     if (!has_tag_news(t)) continue;
     const auto& p = order.plugin(t.plugin);
-    out += fmt::format("  {}{}: {}\n", p.name, p.active ? "" : " [inactive]",
+    out += fmt::format("{}{}{}: {}\n", indent, p.name, p.active ? "" : " [inactive]",
                        t.tags.empty() ? std::string("(no tags)") : fmt::format("{}", fmt::join(t.tags, ", ")));
-    for (const patch::TagChange& c : t.changes) out += "      " + change_text(c) + "\n";
+    for (const patch::TagChange& c : t.changes) out += fmt::format("{}    {}\n", indent, change_text(c));
     for (const patch::TagUse& u : plan.tag_uses)
-      if (u.plugin == t.plugin) out += fmt::format("      {} {}: {}\n", u.tag, u.used ? "used" : "not used", u.why);
+      if (u.plugin == t.plugin)
+        out += fmt::format("{}    {} {}: {}\n", indent, u.tag, u.used ? "used" : "not used", u.why);
   }
   return out;
 }
@@ -102,7 +103,7 @@ std::string patch_report_text(const loadorder::LoadOrder& order, const patch::Pa
   if (plan.skipped_patch)
     out += fmt::format("  not read: {} (the patch's own name)\n", order.plugin(*plan.skipped_patch).name);
   out += "  tags:\n";
-  const std::string tags = patch_tags_text(order, plan);
+  const std::string tags = patch_tags_text(order, plan, "    ");
   out += tags.empty() ? "    (no plugin has tags)\n" : tags;
   out += fmt::format("  records: {} ({} leveled lists, {} imports; {} lists with overrides read)\n", plan.records.size(),
                      lists, plan.records.size() - lists, plan.lists_read);

@@ -22,6 +22,7 @@ nlohmann::ordered_json patch_report_json(const loadorder::LoadOrder& order, cons
                                          const TextCodec& codec);
 std::string patch_report_text(const loadorder::LoadOrder& order, const patch::PatchPlan& plan, const TextCodec& codec);
 // Only the tags: per plugin, each tag with its source (the --tags-only listing).
-std::string patch_tags_text(const loadorder::LoadOrder& order, const patch::PatchPlan& plan);
+std::string patch_tags_text(const loadorder::LoadOrder& order, const patch::PatchPlan& plan,
+                            std::string_view indent = "");
 
 }  // namespace tesmod::text
