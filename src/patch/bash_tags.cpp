@@ -272,7 +272,8 @@ LootFacts loot_facts(const loadorder::LoadOrder& order, const fs::path& data) {
   f.file_exists = [plugin_path](std::string_view path) { return plugin_path(path).has_value(); };
   f.files_matching = [data](std::string_view regex_path) {
     std::vector<std::string> out;
-    const std::size_t slash = regex_path.find_last_of("/\\");
+    // A regex path names its folder with '/' only: a '\\' is the regex's escape.
+    const std::size_t slash = regex_path.rfind('/');
     const std::string_view dir = slash == std::string_view::npos ? std::string_view() : regex_path.substr(0, slash);
     const std::string pattern(slash == std::string_view::npos ? regex_path : regex_path.substr(slash + 1));
     const auto folder = resolve_path(data, dir);
@@ -298,6 +299,12 @@ LootFacts loot_facts(const loadorder::LoadOrder& order, const fs::path& data) {
     const auto position = order.find(plugin);
     return position && order.plugin(*position).active;
   };
+  f.active_plugins = [&order] {
+    std::vector<std::string> names;
+    for (const auto& p : order.plugins())
+      if (p.active) names.push_back(p.name);
+    return names;
+  };
   f.is_master = [&order](std::string_view plugin) {
     const auto position = order.find(plugin);
     return position && order.plugin(*position).readable() && order.plugin(*position).header.is_master();
@@ -310,15 +317,20 @@ LootFacts loot_facts(const loadorder::LoadOrder& order, const fs::path& data) {
     if (fs::file_size(*p, ec) == 0) return clean::crc32_of({});
     return clean::crc32_of(FileBytes::map(*p)->span());
   };
-  f.version = [&order, plugin_path](std::string_view path) -> std::optional<std::string> {
+  // The description of a plugin of the load order that path names.
+  auto description = [&order, plugin_path](std::string_view path) -> std::optional<std::string> {
     const auto p = plugin_path(path);
     if (!p) return std::nullopt;
     const std::string name = p->filename().string();
     const auto position = order.find(loadorder::strip_ghost(name));
     if (!position || !order.plugin(*position).readable()) return std::nullopt;
-    const auto& description = order.plugin(*position).header.description;
-    if (!description) return std::nullopt;
-    return loot_version_from_description(*description);
+    return order.plugin(*position).header.description;
+  };
+  f.description = description;
+  f.version = [description](std::string_view path) -> std::optional<std::string> {
+    const auto d = description(path);
+    if (!d) return std::nullopt;
+    return loot_version_from_description(*d);
   };
   return f;
 }

@@ -269,7 +269,7 @@ class ConditionParser {
   Cond condition() {
     const bool negated = keyword("not");
     skip_space();
-    if (negated && (keyword("not"))) fail("'not' may only be followed by a function or a parenthesized expression");
+    if (negated && keyword("not")) fail("'not' may only be followed by a function or a parenthesized expression");
     Cond c;
     if (pos_ < text_.size() && text_[pos_] == '(') {
       ++pos_;
@@ -782,14 +782,13 @@ int compare_loot_versions(std::string_view a, std::string_view b) {
 std::optional<std::string> loot_version_from_description(std::string_view description) {
   // A dotted version: numbers joined by periods, then letters or digits (each run after an
   // optional - . _ or :); one followed by a comma does not count ("2,300 bugs").
-#define TESMOD_LOOT_DOTTED R"((\d+(?:\.\d+)+(?:[-._:]?[A-Za-z0-9]+)*)(?:[^,]|$))"
+  static const std::string kDotted = R"((\d+(?:\.\d+)+(?:[-._:]?[A-Za-z0-9]+)*)(?:[^,]|$))";
   static const std::regex kPatterns[] = {
       std::regex(R"((\d{1,2}/\d{1,2}/\d{1,4} \d{1,2}:\d{1,2}:\d{1,2}))", kRegexFlags),  // a timestamp
-      std::regex(R"(version:?\s)" TESMOD_LOOT_DOTTED, kRegexFlags),
-      std::regex(R"((?:^|v|\s))" TESMOD_LOOT_DOTTED, kRegexFlags),
+      std::regex(R"(version:?\s)" + kDotted, kRegexFlags),
+      std::regex(R"((?:^|v|\s))" + kDotted, kRegexFlags),
       std::regex(R"((?:^|v|version:\s*)(\d+))", kRegexFlags),  // a plain number
   };
-#undef TESMOD_LOOT_DOTTED
   for (const std::regex& re : kPatterns) {
     std::match_results<std::string_view::const_iterator> m;
     if (std::regex_search(description.begin(), description.end(), m, re) && m[1].matched) return m[1].str();

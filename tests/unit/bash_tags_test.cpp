@@ -96,6 +96,64 @@ TEST(BashTags, SourcesInWryeBashsOrder) {
   EXPECT_EQ(stats->detail, "p.txt line 1");
 }
 
+TEST(BashTags, LootMetadataWithConditionsBetweenTheDescriptionAndTheBashTagsFile) {
+  test::TempDir dir;
+  TestPlugin m;
+  m.header_flags = record_flags::kMaster;
+  TestPlugin p;
+  p.masters = {"M.esm"};
+  p.description = "{{BASH:Names}} Version: 1.5";
+  test::write_plugin(dir / "M.esm", m);
+  test::write_plugin(dir / "P.esp", p);
+  std::filesystem::create_directories(dir / "BashTags");
+  test::write_text(dir / "BashTags" / "P.txt", "-Sound\n");
+  test::write_text(dir / "Some.dll", "MZ");  // a file whose product version cannot be read here
+  loadorder::LoadOrderSource source;
+  source.files = {dir / "M.esm", dir / "P.esp"};
+  const loadorder::LoadOrder order = loadorder::LoadOrder::open(source);
+  const LootMetadata masterlist = parse_loot_metadata(R"(
+common: &common
+  tag: [ Relev ]
+plugins:
+  - name: 'P.esp'
+    <<: *common
+  - name: 'P\.es[pm]'
+    tag:
+      - -Names
+      - name: Delev
+        condition: 'file("M.esm") and not active("Gone.esp")'
+      - name: Stats
+        condition: 'active("Gone.esp")'
+      - name: Graphics
+        condition: 'version("P.esp", "1.2", >)'
+      - name: Sound
+        condition: 'is_master("M.esm")'
+      - name: Text
+        condition: 'product_version("Some.dll", "1.0", >=)'
+)", "masterlist.yaml", LootFile::Masterlist);
+  const LootMetadata userlist = parse_loot_metadata("plugins:\n  - name: p.esp\n    tag: [ Invent ]\n",
+                                                    "userlist.yaml", LootFile::Userlist);
+  TagOptions options;
+  options.data = dir.path();
+  options.masterlist = &masterlist;
+  options.userlist = &userlist;
+  const std::vector<PluginTags> tags = read_bash_tags(order, options);
+  // Names from the description is removed by the masterlist; Sound added there and removed by
+  // the BashTags file; Stats' and Text's conditions do not hold (Text cannot be evaluated).
+  EXPECT_EQ(tags[1].tags, (std::set<std::string>{"Delev", "Graphics", "Invent.Add", "Invent.Remove", "Relev"}));
+  const auto userlist_change = std::find_if(tags[1].changes.begin(), tags[1].changes.end(),
+                                            [](const TagChange& c) { return c.tag == "Invent.Add"; });
+  ASSERT_NE(userlist_change, tags[1].changes.end());
+  EXPECT_EQ(userlist_change->source, TagSource::Userlist);
+  const auto delev = std::find_if(tags[1].changes.begin(), tags[1].changes.end(),
+                                  [](const TagChange& c) { return c.tag == "Delev"; });
+  ASSERT_NE(delev, tags[1].changes.end());
+  EXPECT_NE(delev->detail.find("condition"), std::string::npos) << delev->detail;
+  ASSERT_EQ(tags[1].warnings.size(), 1u);
+  EXPECT_NE(tags[1].warnings[0].find("Text"), std::string::npos) << tags[1].warnings[0];
+  EXPECT_NE(tags[1].warnings[0].find("product_version"), std::string::npos) << tags[1].warnings[0];
+}
+
 TEST(BashTags, ACommandLinePluginNotInTheOrderIsAnError) {
   test::TempDir dir;
   test::write_plugin(dir / "P.esp", TestPlugin{});
