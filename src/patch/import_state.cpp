@@ -5,12 +5,9 @@
 #include <algorithm>
 
 #include "tesmod/io/little_endian.hpp"
+#include "tesmod/plugin/record_flags.hpp"
 
 namespace tesmod::patch {
-
-namespace {
-constexpr std::uint32_t kDeleted = 0x20;
-}
 
 ImportState::ImportState(const loadorder::LoadOrder& order_, PatchPlan& plan_, const FormTypeLookup& type_of_)
     : order(order_), plan(plan_), type_of(type_of_), resolver_(order_), source_(order_.plugins().size(), false) {
@@ -25,7 +22,7 @@ const std::vector<loadorder::FormVersions>& ImportState::versions_of(Signature t
   std::vector<loadorder::FormVersions> kept;
   for (loadorder::FormVersions& fv : all) {
     std::erase_if(fv.versions, [this](const loadorder::RecordVersion& v) {
-      return !is_source(v.plugin) || (v.entry.flags & kDeleted) != 0;
+      return !is_source(v.plugin) || (v.entry.flags & record_flags::kDeleted) != 0;
     });
     if (!fv.versions.empty()) kept.push_back(std::move(fv));
   }

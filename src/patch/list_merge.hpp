@@ -31,11 +31,9 @@ struct ListMerge {
   const ListHistory* history = nullptr;
   LeveledList merged;  // entries in the order the patch writes them once `write` is decided
   std::set<FormKey> items;  // Wrye Bash's "items": the forms listed, and those a Delev plugin removed
-  bool write = false;
-  bool differs_from_last = false;  // the merge differs from the last version merged into it
+  bool write = false;  // wryebash: the merge differs from the last version merged into it
   std::vector<std::uint32_t> sources;  // the plugins merged since the list last equalled one of them
   std::vector<std::string> notes;      // what was taken from where, and why
-  bool emptied_sublists = false;       // an empty sublist was taken out of it
 };
 
 struct ListMergeContext {

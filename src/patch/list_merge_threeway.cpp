@@ -111,7 +111,6 @@ std::vector<ListMerge> merge_lists_threeway(const std::vector<ListHistory>& list
     bool differs = m.merged.chance_none != winner.chance_none || m.merged.flags != winner.flags ||
                    !same_entries(m.merged.entries, winner.entries);
     for (std::size_t k = 0; !differs && k < winner.attributes.size(); ++k) differs = !top_equal(m.merged, winner, k);
-    m.differs_from_last = differs;
     m.write = differs;
     out.push_back(std::move(m));
   }
@@ -147,7 +146,6 @@ void remove_empty_sublists(std::vector<ListMerge>& merges, ListMergeContext& con
       if (m.items.empty()) empty.push_back(s);
       if (entries.size() != before) {
         m.write = true;
-        m.emptied_sublists = true;
         m.notes.push_back(fmt::format("empty sublist {} taken out", list_label(context, merges[e].merged)));
       }
     }

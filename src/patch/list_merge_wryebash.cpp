@@ -127,7 +127,7 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
         m.merged.attributes = v.attributes;
         m.merged.entries = std::move(v_entries);
         m.items = std::move(items);
-        m.differs_from_last = false;
+        m.write = false;
         m.sources.clear();
         if (!owner) m.sources.push_back(p);
         m.notes.clear();
@@ -196,7 +196,7 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
       bool differs = self.entries.size() != v_entries.size() || self.flags != v.flags || !same_top(self, v);
       for (std::size_t i = 0; !differs && i < self.entries.size(); ++i)
         differs = !self.entries[i].same_as(v_entries[i]);
-      m.differs_from_last = differs;
+      m.write = differs;
       if (differs) {
         m.sources.push_back(p);
       } else {
@@ -209,7 +209,6 @@ std::vector<ListMerge> merge_lists_wryebash(const std::vector<ListHistory>& list
     }
     // The record the patch writes is the winning version's, with the merged list fields.
     m.merged.record = history.versions.back().record;
-    m.write = m.differs_from_last;
     out.push_back(std::move(m));
   }
   return out;

@@ -19,7 +19,6 @@ namespace {
 
 using loadorder::LoadOrder;
 
-constexpr std::uint32_t kDeleted = 0x20;
 
 // Every active plugin must read and have its masters at hand and active: the patch names forms
 // by the plugins that define them.
@@ -61,7 +60,7 @@ void plan_lists(const LoadOrder& order, const PatchOptions& options, PatchPlan& 
       std::vector<const loadorder::RecordVersion*> read;
       for (const loadorder::RecordVersion& v : fv.versions) {
         if (plan.skipped_patch && v.plugin == *plan.skipped_patch) continue;
-        if (v.entry.flags & kDeleted) continue;  // a deleted version has no list to merge
+        if (v.entry.flags & record_flags::kDeleted) continue;  // a deleted version has no list to merge
         read.push_back(&v);
         if (v.plugin != fv.form.plugin) has_lists.insert(v.plugin);
       }
