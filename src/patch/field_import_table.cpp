@@ -35,8 +35,8 @@ namespace {
 // field simply, the whole subrecord is taken, and a comment says so.
 
 constexpr std::string_view kOblivion = R"(
-Names     ACTI,AMMO,APPA,ARMO,BOOK,BSGN,CLAS,CLOT,CONT,CREA,DOOR,EYES,FACT,FLOR,HAIR,KEYM,LIGH,MGEF,MISC,NPC_,QUST,RACE,SLGM,WEAP
-          FULL
+Names     ACTI,AMMO,APPA,ARMO,BOOK,BSGN,CLAS,CLOT,CONT,CREA,DOOR,EYES  FULL
+Names     FACT,FLOR,HAIR,KEYM,LIGH,MGEF,MISC,NPC_,QUST,RACE,SLGM,WEAP  FULL
 # The effects of these hold FULLs of their own (a script effect's name; OBME's).
 Names     ALCH,ENCH,INGR,SGST,SPEL  FULL<EFID|EFXX
 
@@ -255,7 +255,8 @@ class TableReader {
 
   Signature signature(std::string_view text) const {
     Signature s;
-    if (text.size() != 4 || !Signature::parse(text, s)) fail(fmt::format("'{}' is not a four-character signature", text));
+    if (text.size() != 4 || !Signature::parse(text, s))
+      fail(fmt::format("'{}' is not a four-character signature", text));
     return s;
   }
 
@@ -307,8 +308,10 @@ class TableReader {
       }
       a.parts.push_back(std::move(p));
     }
-    const bool any_member = std::any_of(a.parts.begin(), a.parts.end(), [](const ImportPart& p) { return !p.member.empty(); });
-    const bool all_members = std::all_of(a.parts.begin(), a.parts.end(), [](const ImportPart& p) { return !p.member.empty(); });
+    const bool any_member =
+        std::any_of(a.parts.begin(), a.parts.end(), [](const ImportPart& p) { return !p.member.empty(); });
+    const bool all_members =
+        std::all_of(a.parts.begin(), a.parts.end(), [](const ImportPart& p) { return !p.member.empty(); });
     if (any_member != all_members) fail(fmt::format("'{}' joins whole subrecords and members", word));
     if (a.loose && a.members()) fail(fmt::format("'{}': ~ is for paths, which are whole subrecords", word));
     if (!a.parts.front().compared) fail(fmt::format("'{}': the first part must be compared", word));
@@ -369,9 +372,12 @@ class TableReader {
       std::string_view tag = words[0];
       if (const std::size_t slash = tag.find('/'); slash != std::string_view::npos) {
         const std::string_view game = tag.substr(slash + 1);
-        if (game == "SE") row.only = Game::SkyrimSE;
-        else if (game == "LE") row.only = Game::SkyrimLE;
-        else fail(fmt::format("'{}': a row is for one game as /SE or /LE", tag));
+        if (game == "SE")
+          row.only = Game::SkyrimSE;
+        else if (game == "LE")
+          row.only = Game::SkyrimLE;
+        else
+          fail(fmt::format("'{}': a row is for one game as /SE or /LE", tag));
         tag = tag.substr(0, slash);
       }
       row.tag = std::string(tag);
@@ -402,7 +408,8 @@ std::string_view field_import_table_text(Game game) { return game == Game::Obliv
 
 const FieldImportTable& field_import_table(Game game) {
   auto make = [](Game g) {
-    FieldImportTable t = parse_field_import_table(field_import_table_text(g), g == Game::Oblivion ? "tes4 imports" : "tes5 imports");
+    FieldImportTable t =
+        parse_field_import_table(field_import_table_text(g), g == Game::Oblivion ? "tes4 imports" : "tes5 imports");
     std::erase_if(t.rows, [g](const ImportRow& r) { return r.only && *r.only != g; });
     return t;
   };

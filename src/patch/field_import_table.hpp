@@ -26,11 +26,11 @@ enum class ImportRegion : std::uint8_t {
 // One subrecord, or a member of one, that an attribute takes.
 struct ImportPart {
   std::vector<Signature> fields;  // `BOD2|BODT`: alternatives, the first one the record has
-  std::string member;              // a layout member; empty: the whole subrecords
+  std::string member;             // a layout member; empty: the whole subrecords
   ImportRegion region = ImportRegion::Record;
-  std::vector<Signature> bounds;   // of the region
-  bool compared = true;            // `(MODT)`: carried with the others, not compared
-  bool unordered = false;          // `KWDA:unordered`: the same FormIDs or strings in any order
+  std::vector<Signature> bounds;  // of the region
+  bool compared = true;           // `(MODT)`: carried with the others, not compared
+  bool unordered = false;         // `KWDA:unordered`: the same FormIDs or strings in any order
 };
 
 struct ImportAttribute {

@@ -13,10 +13,13 @@ namespace {
 using loadorder::FormKey;
 using loadorder::ResolvedField;
 
-bool is_one_of(Signature s, const std::vector<Signature>& set) { return std::find(set.begin(), set.end(), s) != set.end(); }
+bool is_one_of(Signature s, const std::vector<Signature>& set) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
 
 // The forms a field names inside [offset, offset + size), by their offset from there.
-std::vector<std::pair<std::uint32_t, FormKey>> forms_in(const ResolvedField& f, std::uint32_t offset, std::uint32_t size) {
+std::vector<std::pair<std::uint32_t, FormKey>> forms_in(const ResolvedField& f, std::uint32_t offset,
+                                                        std::uint32_t size) {
   std::vector<std::pair<std::uint32_t, FormKey>> out;
   for (const auto& [at, form] : f.forms)
     if (at >= offset && at < offset + size) out.push_back({at - offset, form});
@@ -57,7 +60,8 @@ std::vector<std::string_view> zstrings(const std::vector<std::uint8_t>& data) {
 // The same FormIDs, or strings, in any order.
 bool same_unordered(const ResolvedField& a, const ResolvedField& b) {
   if (a.field.type != b.field.type || a.field.data.size() != b.field.data.size()) return false;
-  if (a.forms.empty() && b.forms.empty()) return a.field.data == b.field.data || zstrings(a.field.data) == zstrings(b.field.data);
+  if (a.forms.empty() && b.forms.empty())
+    return a.field.data == b.field.data || zstrings(a.field.data) == zstrings(b.field.data);
   std::vector<FormKey> fa, fb;
   for (const auto& f : a.forms) fa.push_back(f.second);
   for (const auto& f : b.forms) fb.push_back(f.second);
@@ -123,7 +127,8 @@ std::optional<std::size_t> AttributeReader::field_of(const ImportPart& part) con
   return std::nullopt;
 }
 
-std::optional<std::pair<std::uint32_t, std::uint32_t>> AttributeReader::member(std::size_t i, std::string_view name) const {
+std::optional<std::pair<std::uint32_t, std::uint32_t>> AttributeReader::member(std::size_t i,
+                                                                               std::string_view name) const {
   auto it = walked_.find(i);
   if (it == walked_.end()) {
     Walked w;
@@ -136,11 +141,10 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> AttributeReader::member(s
     w.layout = fields::layout_table(game_).choose(fields_[i].field.type, data, site);
     if (w.layout) {
       w.members.assign(w.layout->members.size(), {0u, ~0u});
-      const auto read = fields::walk_members(w.layout->members, data, true, false,
-                                             [&](std::size_t index, std::span<const std::uint8_t> bytes) {
-                                               w.members[index] = {std::uint32_t(bytes.data() - data.data()),
-                                                                   std::uint32_t(bytes.size())};
-                                             });
+      const auto read = fields::walk_members(
+          w.layout->members, data, true, false, [&](std::size_t index, std::span<const std::uint8_t> bytes) {
+            w.members[index] = {std::uint32_t(bytes.data() - data.data()), std::uint32_t(bytes.size())};
+          });
       if (read != data.size()) w.layout = nullptr;  // chosen layouts fit, but a walk that fails says no
     }
     it = walked_.emplace(i, std::move(w)).first;
@@ -230,19 +234,20 @@ TakenValue take_value(std::uint32_t plugin, const AttributeReader& source, const
 }
 
 std::vector<std::string> set_value(const ImportAttribute& attribute, const TakenValue& taken, Game game,
-                                   Signature record_type, std::uint16_t form_version, std::vector<ResolvedField>& fields) {
+                                   Signature record_type, std::uint16_t form_version,
+                                   std::vector<ResolvedField>& fields) {
   std::vector<std::string> done;
-  auto preceding = [&](std::size_t k) {
-    return std::span<const Signature>(taken.order).first(taken.at[k]);
-  };
+  auto preceding = [&](std::size_t k) { return std::span<const Signature>(taken.order).first(taken.at[k]); };
   if (!attribute.members()) {
     const AttributeValue now = AttributeReader(game, record_type, form_version, fields).read(attribute);
-    std::size_t at = now.fields.empty()
-                         ? (taken.value.fields.empty() ? 0 : placement(preceding(taken.value.fields.front().first), fields))
-                         : now.fields.front().first;
+    std::size_t at =
+        now.fields.empty()
+            ? (taken.value.fields.empty() ? 0 : placement(preceding(taken.value.fields.front().first), fields))
+            : now.fields.front().first;
     for (auto it = now.fields.rbegin(); it != now.fields.rend(); ++it)
       fields.erase(fields.begin() + std::ptrdiff_t(it->first));
-    for (const auto& [k, part] : taken.value.fields) fields.insert(fields.begin() + std::ptrdiff_t(at++), taken.fields[k]);
+    for (const auto& [k, part] : taken.value.fields)
+      fields.insert(fields.begin() + std::ptrdiff_t(at++), taken.fields[k]);
     return done;
   }
   for (std::size_t p = 0; p < attribute.parts.size(); ++p) {
@@ -253,7 +258,8 @@ std::vector<std::string> set_value(const ImportAttribute& attribute, const Taken
     const auto i = reader.field_of(part);
     if (!i) {
       fields.insert(fields.begin() + std::ptrdiff_t(placement(preceding(slot.field), fields)), source);
-      done.push_back(fmt::format("{} taken whole for {}: the record has none", source.field.type.str(), attribute.name));
+      done.push_back(
+          fmt::format("{} taken whole for {}: the record has none", source.field.type.str(), attribute.name));
       continue;
     }
     const auto m = reader.member(*i, part.member);
@@ -266,7 +272,8 @@ std::vector<std::string> set_value(const ImportAttribute& attribute, const Taken
     }
     std::copy_n(source.field.data.begin() + slot.offset, slot.size, target.field.data.begin() + m->first);
     std::erase_if(target.forms, [&](const auto& f) { return f.first >= m->first && f.first < m->first + m->second; });
-    for (const auto& [at, form] : forms_in(source, slot.offset, slot.size)) target.forms.push_back({m->first + at, form});
+    for (const auto& [at, form] : forms_in(source, slot.offset, slot.size))
+      target.forms.push_back({m->first + at, form});
     std::stable_sort(target.forms.begin(), target.forms.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
   }

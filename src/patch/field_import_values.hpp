@@ -66,9 +66,8 @@ class AttributeReader {
 
 // Whether two records hold the same value. loose: Graphics' rule for a `~` attribute (the path's
 // text in any case; a model: its path alone).
-bool same_value(const ImportAttribute& attribute, std::span<const loadorder::ResolvedField> a,
-                const AttributeValue& va, std::span<const loadorder::ResolvedField> b, const AttributeValue& vb,
-                bool loose = false);
+bool same_value(const ImportAttribute& attribute, std::span<const loadorder::ResolvedField> a, const AttributeValue& va,
+                std::span<const loadorder::ResolvedField> b, const AttributeValue& vb, bool loose = false);
 
 // A value taken from a plugin's record, kept after the record is gone.
 struct TakenValue {

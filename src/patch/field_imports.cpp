@@ -27,11 +27,11 @@ using loadorder::ResolvedRecord;
 
 // What one plugin's tag did, for the report.
 struct TagCount {
-  std::size_t overrides = 0;  // records of the tag's types it overrides
-  std::size_t changes = 0;    // values of them that differ from its masters'
+  std::size_t overrides = 0;   // records of the tag's types it overrides
+  std::size_t changes = 0;     // values of them that differ from its masters'
   std::size_t superseded = 0;  // of those, values a later tagged plugin took over
-  std::size_t written = 0;    // values the patch took from it
-  std::set<FormKey> records;  // the records they went into
+  std::size_t written = 0;     // values the patch took from it
+  std::set<FormKey> records;   // the records they went into
   std::map<std::string, std::size_t> by_attribute;
 };
 
@@ -128,7 +128,8 @@ class FieldImporter {
           bool differs = false;
           for (const RecordVersion& m : masters) {
             const Loaded& master = load(loaded, m, type);
-            if (!same_value(attribute, source.record.fields, value, master.record.fields, master.reader->read(attribute))) {
+            if (!same_value(attribute, source.record.fields, value, master.record.fields,
+                            master.reader->read(attribute))) {
               differs = true;
               break;
             }
@@ -201,8 +202,10 @@ class FieldImporter {
       record.outcome.sources.push_back(plugin);
       std::string line = state_.order.plugin(plugin).name + ":";
       for (std::size_t k = 0; k < what.size(); ++k) {
-        if (k == 0 || what[k].first != what[k - 1].first) line += (k ? "; " : " ") + what[k].first + " ";
-        else line += ", ";
+        if (k == 0 || what[k].first != what[k - 1].first)
+          line += (k ? "; " : " ") + what[k].first + " ";
+        else
+          line += ", ";
         line += what[k].second;
       }
       record.outcome.notes.push_back(std::move(line));
@@ -222,9 +225,14 @@ class FieldImporter {
         const auto it = counts_.find({p, tag});
         const TagCount c = it == counts_.end() ? TagCount{} : it->second;
         if (c.written) {
+          // The attributes it carried, the first few by name (EFSH's DATA has a hundred members).
+          constexpr std::size_t kNamed = 8;
           std::string which;
+          std::size_t named = 0;
           for (const auto& [name, n] : c.by_attribute)
-            which += (which.empty() ? "" : ", ") + (n > 1 ? fmt::format("{} x{}", name, n) : name);
+            if (named++ < kNamed)
+              which += (which.empty() ? "" : ", ") + (n > 1 ? fmt::format("{} x{}", name, n) : name);
+          if (named > kNamed) which += fmt::format(" and {} more", named - kNamed);
           state_.use(p, tag, true,
                      fmt::format("carried {} field{} of {} record{} ({})", c.written, c.written == 1 ? "" : "s",
                                  c.records.size(), c.records.size() == 1 ? "" : "s", which));
@@ -232,13 +240,15 @@ class FieldImporter {
           state_.use(p, tag, false, fmt::format("overrides no record of the types {} imports", tag));
         } else if (!c.changes) {
           state_.use(p, tag, false, fmt::format("changes no {} field of its masters' records", tag));
-        } else if (c.superseded == c.changes) {
-          state_.use(p, tag, false,
-                     fmt::format("later tagged plugins change all {} of its {} changes again", c.changes, tag));
         } else {
+          const std::string changes = fmt::format("{} {} change{}", c.changes, tag, c.changes == 1 ? "" : "s");
           state_.use(p, tag, false,
-                     fmt::format("the patch's records hold its {} {} change{} already", c.changes, tag,
-                                 c.changes == 1 ? "" : "s"));
+                     c.superseded == c.changes ? fmt::format("later tagged plugins take over its {}", changes)
+                     : c.superseded == 0
+                         ? fmt::format("the patch's records hold its {} already", changes)
+                         : fmt::format("later tagged plugins take over {} of its {}, the patch's records hold the rest "
+                                       "already",
+                                       c.superseded, changes));
         }
       }
   }

@@ -226,6 +226,14 @@ class ListImport {
     return std::find(m.begin(), m.end(), std::optional<std::uint32_t>(master)) != m.end();
   }
 
+  // A version's entries in the order Wrye Bash holds them (it sorts every list as it reads it):
+  // a change replaces the first entry of its key in that order.
+  std::vector<ListEntry> entries_of(const ListFamily& f, std::span<const loadorder::ResolvedField> fields) {
+    std::vector<ListEntry> out = read_entries(f, fields, context_).entries;
+    sort_entries(f, out, context_);
+    return out;
+  }
+
   void merge(FamilyRun& run, const loadorder::FormVersions& fv) {
     const ListFamily& f = *run.family;
     // Only forms a tagged plugin overrides are read.
@@ -241,10 +249,10 @@ class ListImport {
       PluginTally& tally = run.tally[v.plugin];
       ++tally.overrides;
       // What its masters give it.
-      std::vector<ListEntry> given = read_entries(f, record(masters.back()).fields, context_).entries;
+      std::vector<ListEntry> given = entries_of(f, record(masters.back()).fields);
       for (const Delta& d : deltas)
         if (is_master(v.plugin, d.plugin)) given = replay(std::move(given), d, nullptr);
-      const std::vector<ListEntry> own = read_entries(f, record(v).fields, context_).entries;
+      const std::vector<ListEntry> own = entries_of(f, record(v).fields);
       const PluginTags& tags = state_.plan.tags[v.plugin];
       const std::vector<Key> given_keys = keys_of(given), own_keys = keys_of(own);
       Delta d;
@@ -271,7 +279,8 @@ class ListImport {
     if (deltas.empty()) return;
 
     PatchRecord patched = state_.base(fv.form, fv.versions);
-    const EntryBlock old = read_entries(f, patched.fields, context_);
+    EntryBlock old = read_entries(f, patched.fields, context_);
+    sort_entries(f, old.entries, context_);
     std::vector<ListEntry> entries = old.entries;
     std::vector<Effect> effects(deltas.size());
     for (std::size_t i = 0; i < deltas.size(); ++i) entries = replay(std::move(entries), deltas[i], &effects[i]);
