@@ -21,10 +21,11 @@ const std::vector<loadorder::FormVersions>& ImportState::versions_of(Signature t
   std::vector<loadorder::FormVersions> all = order.versions_of(type);
   std::vector<loadorder::FormVersions> kept;
   for (loadorder::FormVersions& fv : all) {
-    std::erase_if(fv.versions, [this](const loadorder::RecordVersion& v) {
-      return !is_source(v.plugin) || (v.entry.flags & record_flags::kDeleted) != 0;
-    });
-    if (!fv.versions.empty()) kept.push_back(std::move(fv));
+    std::erase_if(fv.versions, [this](const loadorder::RecordVersion& v) { return !is_source(v.plugin); });
+    // A record the winning plugin deletes stays deleted: the patch does not bring it back.
+    if (fv.versions.empty() || (fv.versions.back().entry.flags & record_flags::kDeleted) != 0) continue;
+    std::erase_if(fv.versions, [](const loadorder::RecordVersion& v) { return (v.entry.flags & record_flags::kDeleted) != 0; });
+    kept.push_back(std::move(fv));
   }
   return versions_.emplace(type.value(), std::move(kept)).first->second;
 }

@@ -28,7 +28,8 @@ class ImportState {
 
   bool is_source(std::uint32_t plugin) const { return plugin < source_.size() && source_[plugin]; }
   // The versions of every record of this type that the patch reads (source plugins only, deleted
-  // versions left out), per form in order of first appearance. Read once per type.
+  // versions left out; a form whose winning version is deleted left out whole), per form in order
+  // of first appearance. Read once per type.
   const std::vector<loadorder::FormVersions>& versions_of(Signature type);
   // A version read whole; in a localized plugin its lstrings become text (the patch is not
   // localized), looked up in the plugin's string tables (a missing string is a warning).

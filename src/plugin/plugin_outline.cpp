@@ -4,6 +4,7 @@
 #include <array>
 
 #include "index_builder.hpp"
+#include "tesmod/plugin/group_order.hpp"
 
 namespace tesmod {
 namespace {
@@ -49,7 +50,10 @@ std::vector<std::size_t> PluginOutline::groups_holding(Signature type) const {
   const bool own_group = std::any_of(top_.begin(), top_.end(), [&](const IndexEntry& g) {
     return is_top(g) && g.id == type.value();
   });
-  const bool in_containers = !own_group || contains(kNestedTypes, type);
+  // A type the game keeps in top-level groups of its own, which this plugin lacks, has no records
+  // here (a well-formed plugin); an unknown type may be anywhere.
+  const bool in_containers =
+      contains(kNestedTypes, type) || (!own_group && !top_group_rank(game_, type).has_value());
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < top_.size(); ++i) {
     const IndexEntry& g = top_[i];

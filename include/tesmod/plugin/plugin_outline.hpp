@@ -40,8 +40,8 @@ class PluginOutline : public PluginBytes {
 
   // The top-level groups where a well-formed plugin keeps records of this type, in file order:
   // its own groups (labelled with the type), and for the types the format nests in cells,
-  // worlds and topics (CELL, INFO, references, LAND, NAVM ...) or a type without its own group
-  // here, the CELL, WRLD and DIAL groups. Top-level groups of any other kind than 0 are always
+  // worlds and topics (CELL, INFO, references, LAND, NAVM ...) or a type the game gives no
+  // top-level group (group_order.hpp) and without one here, the CELL, WRLD and DIAL groups. Top-level groups of any other kind than 0 are always
   // included, as their contents cannot be known unread. A record stored in another type's
   // group (malformed) is found only by a full index.
   std::vector<std::size_t> groups_holding(Signature type) const;
