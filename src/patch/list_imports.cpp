@@ -9,9 +9,10 @@
 //
 // Where tesmod leaves Wrye Bash: the masters' recorded changes are replayed one after the other
 // (Wrye Bash's loop keeps only the last master's, or mutates the master's list in place when that
-// one only adds); Actors.Factions merges as the others do (Wrye Bash keeps the last tagged
-// plugin's factions whole); Actors.Spells adds and removes as the others do (Wrye Bash moves
-// spells by their neighbours). IIM (inventory-only import) is not done.
+// one only adds); a list whose entries only come out in another order is not written (Wrye Bash
+// writes it when entries of one key swap places); Actors.Factions merges as the others do (Wrye
+// Bash keeps the last tagged plugin's factions whole); Actors.Spells adds and removes as the
+// others do (Wrye Bash places spells by their neighbours). IIM (inventory-only import) is not done.
 #include <fmt/format.h>
 
 #include <algorithm>

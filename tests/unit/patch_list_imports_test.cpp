@@ -293,6 +293,19 @@ TEST(PatchListImportsInventory, AddOnlyDoesNotRemove) {
   EXPECT_EQ(q.planned(kCont)->outcome.part, "Invent.Add, Invent.Remove");
 }
 
+TEST(PatchListImportsInventory, AChangeReplacesTheFirstEntryOfItsKeyInWriteOrder) {
+  // As Wrye Bash holds lists sorted (item, then count): A's 0x800 x3 replaces the winner's x1,
+  // though the winner lists x2 first.
+  Order o;
+  o.open({{"M.esm", master_with_container({})},
+          {"P.esp", container_override({cnto(0x800, 2)})},
+          {"A.esp", container_override({cnto(0x800, 3)}, "Chest", {"M.esm", "P.esp"})},
+          {"C.esp", container_override({cnto(0x800, 2), cnto(0x800, 1)}, "C's chest", {"M.esm", "P.esp"})}});
+  const Patched p = o.patch({{"A.esp", "Invent.Change"}});
+  EXPECT_EQ(items_of(p.find("M.esm", kCont)),
+            (std::vector<std::pair<std::uint32_t, std::int32_t>>{{p.id("M.esm", 0x800), 2}, {p.id("M.esm", 0x800), 3}}));
+}
+
 TEST(PatchListImportsInventory, DuplicatesAreKept) {
   Order o;
   o.open({{"M.esm", master_with_container({cnto(0x800, 1), cnto(0x800, 1)})},
