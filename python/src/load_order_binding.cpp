@@ -283,17 +283,17 @@ class PyLoadOrder {
     if (!path && !dry_run) throw py::value_error("patch: give the path to write, or dry_run=True");
     patch::PatchOptions options;
     if (path) options.name = std::filesystem::path(*path).filename().string();
-    if (mode == "wryebash") options.mode = patch::ListMode::WryeBash;
-    else if (mode == "merge") options.mode = patch::ListMode::Merge;
-    else throw py::value_error("mode is 'wryebash' or 'merge', not '" + mode + "'");
-    if (remove_empty == "auto") options.remove_empty = patch::RemoveEmpty::Auto;
-    else if (remove_empty == "on") options.remove_empty = patch::RemoveEmpty::On;
-    else if (remove_empty == "off") options.remove_empty = patch::RemoveEmpty::Off;
-    else throw py::value_error("remove_empty is 'auto', 'on' or 'off', not '" + remove_empty + "'");
-    if (!only) options.parts = patch::PatchParts::All;
-    else if (*only == "lists") options.parts = patch::PatchParts::Lists;
-    else if (*only == "imports") options.parts = patch::PatchParts::Imports;
-    else throw py::value_error("only is 'lists' or 'imports', not '" + *only + "'");
+    const auto list_mode = patch::parse_list_mode(mode);
+    if (!list_mode) throw py::value_error("mode is 'wryebash' or 'merge', not '" + mode + "'");
+    options.mode = *list_mode;
+    const auto empty = patch::parse_remove_empty(remove_empty);
+    if (!empty) throw py::value_error("remove_empty is 'auto', 'on' or 'off', not '" + remove_empty + "'");
+    options.remove_empty = *empty;
+    if (only) {
+      const auto parts = patch::parse_patch_parts(*only);
+      if (!parts) throw py::value_error("only is 'lists' or 'imports', not '" + *only + "'");
+      options.parts = *parts;
+    }
     if (tags)
       for (const auto& [plugin, spec] : *tags) {
         std::string text;

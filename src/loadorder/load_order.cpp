@@ -484,24 +484,8 @@ std::optional<RecordVersion> LoadOrder::winner(const FormKey& key) const {
 }
 
 std::vector<RecordVersion> LoadOrder::winning(Signature type) const {
-  std::unordered_map<FormKey, std::size_t> slot;  // form -> its place in out
   std::vector<RecordVersion> out;
-  for (std::uint32_t position : active_) {
-    Lazy& lazy = *lazy_[position];
-    if (!lazy.outline) continue;
-    std::lock_guard guard(lazy.outline_lock);
-    PluginOutline& outline = *lazy.outline;
-    for (std::size_t g : outline.groups_holding(type)) {
-      for (const IndexEntry& e : outline.group(g)) {
-        if (e.is_group() || e.type != type) continue;
-        const auto k = key(position, e.id);
-        if (!k) continue;
-        const auto [it, fresh] = slot.emplace(*k, out.size());
-        if (fresh) out.push_back({position, e});
-        else if (out[it->second].plugin != position) out[it->second] = {position, e};  // a later plugin wins
-      }
-    }
-  }
+  for (FormVersions& fv : versions_of(type)) out.push_back(fv.versions.back());  // a later plugin wins
   return out;
 }
 

@@ -119,6 +119,25 @@ void plan_lists(const LoadOrder& order, const PatchOptions& options, PatchPlan& 
 
 }  // namespace
 
+std::optional<ListMode> parse_list_mode(std::string_view name) {
+  if (name == "wryebash") return ListMode::WryeBash;
+  if (name == "merge") return ListMode::Merge;
+  return std::nullopt;
+}
+
+std::optional<RemoveEmpty> parse_remove_empty(std::string_view name) {
+  if (name == "auto") return RemoveEmpty::Auto;
+  if (name == "on") return RemoveEmpty::On;
+  if (name == "off") return RemoveEmpty::Off;
+  return std::nullopt;
+}
+
+std::optional<PatchParts> parse_patch_parts(std::string_view name) {
+  if (name == "lists") return PatchParts::Lists;
+  if (name == "imports") return PatchParts::Imports;
+  return std::nullopt;
+}
+
 PatchPlan plan_patch(const LoadOrder& order, const PatchOptions& options) {
   PatchPlan plan;
   plan.game = order.game();

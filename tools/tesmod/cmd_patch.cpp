@@ -39,17 +39,17 @@ int run(const PatchArgs& a, const Common& common) {
     throw UsageError("patch: give -o OUT (the patch's file name is its name), or --dry-run or --tags-only");
   patch::PatchOptions options;
   if (!a.output.empty()) options.name = fs::path(a.output).filename().string();
-  if (a.mode == "wryebash") options.mode = patch::ListMode::WryeBash;
-  else if (a.mode == "merge") options.mode = patch::ListMode::Merge;
-  else throw UsageError("--mode: expected wryebash or merge, not '" + a.mode + "'");
-  if (a.remove_empty == "auto") options.remove_empty = patch::RemoveEmpty::Auto;
-  else if (a.remove_empty == "on") options.remove_empty = patch::RemoveEmpty::On;
-  else if (a.remove_empty == "off") options.remove_empty = patch::RemoveEmpty::Off;
-  else throw UsageError("--remove-empty: expected auto, on or off, not '" + a.remove_empty + "'");
-  if (a.only.empty()) options.parts = patch::PatchParts::All;
-  else if (a.only == "lists") options.parts = patch::PatchParts::Lists;
-  else if (a.only == "imports") options.parts = patch::PatchParts::Imports;
-  else throw UsageError("--only: expected lists or imports, not '" + a.only + "'");
+  const auto mode = patch::parse_list_mode(a.mode);
+  if (!mode) throw UsageError("--mode: expected wryebash or merge, not '" + a.mode + "'");
+  options.mode = *mode;
+  const auto remove_empty = patch::parse_remove_empty(a.remove_empty);
+  if (!remove_empty) throw UsageError("--remove-empty: expected auto, on or off, not '" + a.remove_empty + "'");
+  options.remove_empty = *remove_empty;
+  if (!a.only.empty()) {
+    const auto parts = patch::parse_patch_parts(a.only);
+    if (!parts) throw UsageError("--only: expected lists or imports, not '" + a.only + "'");
+    options.parts = *parts;
+  }
   for (const std::string& t : a.tags) {
     const std::size_t eq = t.find('=');
     if (eq == std::string::npos || eq == 0)

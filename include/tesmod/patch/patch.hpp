@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tesmod/loadorder/load_order.hpp"
@@ -27,6 +28,11 @@ namespace tesmod::patch {
 enum class ListMode : std::uint8_t { WryeBash, Merge };
 enum class RemoveEmpty : std::uint8_t { Auto, On, Off };  // Auto: on for Oblivion only (Wrye Bash's default)
 enum class PatchParts : std::uint8_t { All, Lists, Imports };
+
+// The options' names as the CLI and Python take them: wryebash|merge, auto|on|off, lists|imports.
+std::optional<ListMode> parse_list_mode(std::string_view name);
+std::optional<RemoveEmpty> parse_remove_empty(std::string_view name);
+std::optional<PatchParts> parse_patch_parts(std::string_view name);
 
 struct PatchOptions {
   std::string name = "Bashed Patch, 0.esp";  // the patch's file name; a plugin of that name is not read
