@@ -13,7 +13,7 @@ namespace {
 
 using loadorder::ResolvedField;
 
-constexpr Signature kLVLD{"LVLD"}, kLVLF{"LVLF"}, kLVLG{"LVLG"}, kLLCT{"LLCT"}, kLVLO{"LVLO"}, kCOED{"COED"};
+constexpr Signature kLVLD{"LVLD"}, kLVLF{"LVLF"}, kLLCT{"LLCT"}, kLVLO{"LVLO"}, kCOED{"COED"};
 constexpr Signature kFACT{"FACT"};
 
 constexpr Signature kOblivionTypes[] = {"LVLC", "LVLI", "LVSP"};
