@@ -28,7 +28,7 @@ install(FILES ${PROJECT_BINARY_DIR}/tesmodConfig.cmake ${PROJECT_BINARY_DIR}/tes
 # pkg-config: prefix is found from the .pc file's own place, so the install can be moved.
 file(RELATIVE_PATH TESMOD_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 set(TESMOD_PC_PUBLIC "fmt nlohmann_json")
-set(TESMOD_PC_OWN "libdeflate zlib libpng yaml-cpp")
+set(TESMOD_PC_OWN "libdeflate zlib libpng yaml-cpp re2")
 if(TESMOD_STATIC)
   # A static libtesmod cannot be linked without its own dependencies, and most callers (meson,
   # autotools, build scripts, people) run pkg-config without --static: so they are public here.

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
-#include <regex>
+#include <re2/re2.h>
 
 #include "tesmod/clean/clean.hpp"
 #include "tesmod/error.hpp"
@@ -213,11 +213,10 @@ std::vector<std::string> canonical_tags(Game game, std::string_view written, boo
 }
 
 std::vector<std::string> tags_in_description(std::string_view description) {
-  static const std::regex kBash(R"(\{\{ *BASH *:([^}]+)\}\})", std::regex::icase);
-  std::match_results<std::string_view::const_iterator> m;
+  static const RE2 kBash(R"((?i)\{\{ *BASH *:([^}]+)\}\})");
   std::vector<std::string> out;
-  if (!std::regex_search(description.begin(), description.end(), m, kBash)) return out;
-  const std::string list = m[1].str();
+  std::string list;
+  if (!RE2::PartialMatch(re2::StringPiece(description.data(), description.size()), kBash, &list)) return out;
   std::size_t start = 0;
   while (start <= list.size()) {
     std::size_t end = list.find(',', start);
@@ -278,18 +277,17 @@ LootFacts loot_facts(const loadorder::LoadOrder& order, const fs::path& data) {
     const std::string pattern(slash == std::string_view::npos ? regex_path : regex_path.substr(slash + 1));
     const auto folder = resolve_path(data, dir);
     if (!folder) return out;
-    std::regex re;
-    try {
-      re = std::regex(pattern, std::regex::icase | std::regex::ECMAScript);
-    } catch (const std::regex_error&) {
-      return out;
-    }
+    RE2::Options options;
+    options.set_case_sensitive(false);
+    options.set_log_errors(false);
+    const RE2 re(pattern, options);  // RE2: LOOT's regex syntax, matched in linear time
+    if (!re.ok()) return out;
     std::error_code ec;
     for (fs::directory_iterator it(*folder, ec), end; !ec && it != end; it.increment(ec)) {
       std::string name = it->path().filename().string();
       if (name.size() > 6 && ascii::iequals(std::string_view(name).substr(name.size() - 6), ".ghost"))
         name.resize(name.size() - 6);
-      if (std::regex_match(name, re)) out.push_back(std::string(dir.empty() ? "" : std::string(dir) + "/") + name);
+      if (RE2::FullMatch(name, re)) out.push_back(std::string(dir.empty() ? "" : std::string(dir) + "/") + name);
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -14,7 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <regex>
+#include <re2/re2.h>
 #include <sstream>
 #include <unordered_map>
 
@@ -27,28 +27,31 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Regular expressions
 
-constexpr std::regex::flag_type kRegexFlags = std::regex::ECMAScript | std::regex::icase;
+// Patterns are RE2's (the syntax of LOOT's own Rust regex, matched in linear time: a masterlist
+// cannot make a match run for ever), case-insensitive.
+RE2::Options regex_options() {
+  RE2::Options o;
+  o.set_case_sensitive(false);
+  o.set_log_errors(false);
+  return o;
+}
 
 // A pattern compiled once: names and condition regexes are matched again for every plugin of a
-// load order. Throws std::regex_error for an invalid pattern.
-std::shared_ptr<const std::regex> compiled(const std::string& pattern) {
+// load order. An invalid one is kept too (ok() false: it matches nothing).
+std::shared_ptr<const RE2> compiled(const std::string& pattern) {
   static std::mutex mutex;
-  static std::unordered_map<std::string, std::shared_ptr<const std::regex>> cache;
+  static std::unordered_map<std::string, std::shared_ptr<const RE2>> cache;
   const std::lock_guard lock(mutex);
   if (auto it = cache.find(pattern); it != cache.end()) return it->second;
-  auto re = std::make_shared<const std::regex>(pattern, kRegexFlags);
+  auto re = std::make_shared<const RE2>(pattern, regex_options());
   cache.emplace(pattern, re);
   return re;
 }
 
 // Why a pattern does not compile, or empty.
 std::string regex_problem(const std::string& pattern) {
-  try {
-    compiled(pattern);
-    return {};
-  } catch (const std::regex_error& e) {
-    return e.what();
-  }
+  const auto re = compiled(pattern);
+  return re->ok() ? std::string() : re->error();
 }
 
 // LOOT takes a name or path as a regular expression when it holds one of these.
@@ -106,8 +109,8 @@ ParsedVersion parse_version(std::string_view s) {
   std::string_view release = s;
   std::string_view pre;
   // "0, 2, 0, 12" (OBSE, SKSE) is 0.2.0.12: the ", " separators are not a pre-release separator.
-  static const std::regex kCommaSpaced(R"(\d+, \d+, \d+, \d+)");
-  if (!std::regex_search(s.begin(), s.end(), kCommaSpaced)) {
+  static const RE2 kCommaSpaced(R"(\d+, \d+, \d+, \d+)");
+  if (!RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), kCommaSpaced)) {
     const std::size_t sep = s.find_first_of("- :_");
     if (sep != std::string_view::npos) {
       release = s.substr(0, sep);
@@ -507,7 +510,7 @@ class Evaluator {
     if (f_.active_plugins) {
       const auto re = compiled(regex);
       for (const std::string& name : f_.active_plugins())
-        if (std::regex_match(name, *re) && ++count >= enough) break;
+        if (RE2::FullMatch(name, *re) && ++count >= enough) break;
       return count;
     }
     if (!f_.files_matching || !f_.active) return std::nullopt;
@@ -583,9 +586,9 @@ class Evaluator {
       const auto re = compiled(std::string(regex_file_part(path)));
       for (const std::string& match : f_.files_matching(path)) {
         const std::string name(regex_file_part(match));
-        std::smatch m;
-        if (std::regex_match(name, m, *re) && m.size() > 1 && m[1].matched &&
-            compare_holds(compare_loot_versions(m[1].str(), c.version), c.comparator))
+        std::string version;
+        if (re->NumberOfCapturingGroups() >= 1 && RE2::FullMatch(name, *re, &version) &&
+            compare_holds(compare_loot_versions(version, c.version), c.comparator))
           return known(true);
       }
       return known(false);
@@ -593,7 +596,7 @@ class Evaluator {
     if (fn == "description_contains") {
       if (!f_.description) return no_facts(fn, "plugin descriptions");
       const auto description = f_.description(path);
-      return known(description && std::regex_search(*description, *compiled(c.args[1].text)));
+      return known(description && RE2::PartialMatch(*description, *compiled(c.args[1].text)));
     }
     return unknown(fmt::format("{}() is not a condition function LOOT documents", fn));
   }
@@ -722,11 +725,8 @@ class MetadataReader {
 
 bool name_matches(const LootPluginEntry& entry, std::string_view plugin) {
   if (!entry.regex) return ascii::iequals(entry.name, plugin);
-  try {
-    return std::regex_match(plugin.begin(), plugin.end(), *compiled(entry.name));
-  } catch (const std::regex_error&) {
-    return false;  // an entry made by hand with a bad pattern matches nothing
-  }
+  // An entry made by hand with a bad pattern matches nothing.
+  return RE2::FullMatch(re2::StringPiece(plugin.data(), plugin.size()), *compiled(entry.name));
 }
 
 }  // namespace
@@ -783,15 +783,16 @@ std::optional<std::string> loot_version_from_description(std::string_view descri
   // A dotted version: numbers joined by periods, then letters or digits (each run after an
   // optional - . _ or :); one followed by a comma does not count ("2,300 bugs").
   static const std::string kDotted = R"((\d+(?:\.\d+)+(?:[-._:]?[A-Za-z0-9]+)*)(?:[^,]|$))";
-  static const std::regex kPatterns[] = {
-      std::regex(R"((\d{1,2}/\d{1,2}/\d{1,4} \d{1,2}:\d{1,2}:\d{1,2}))", kRegexFlags),  // a timestamp
-      std::regex(R"(version:?\s)" + kDotted, kRegexFlags),
-      std::regex(R"((?:^|v|\s))" + kDotted, kRegexFlags),
-      std::regex(R"((?:^|v|version:\s*)(\d+))", kRegexFlags),  // a plain number
+  static const RE2 kPatterns[] = {
+      RE2(R"((\d{1,2}/\d{1,2}/\d{1,4} \d{1,2}:\d{1,2}:\d{1,2}))", regex_options()),  // a timestamp
+      RE2(R"(version:?\s)" + kDotted, regex_options()),
+      RE2(R"((?:^|v|\s))" + kDotted, regex_options()),
+      RE2(R"((?:^|v|version:\s*)(\d+))", regex_options()),  // a plain number
   };
-  for (const std::regex& re : kPatterns) {
-    std::match_results<std::string_view::const_iterator> m;
-    if (std::regex_search(description.begin(), description.end(), m, re) && m[1].matched) return m[1].str();
+  for (const RE2& re : kPatterns) {
+    std::string found;
+    if (RE2::PartialMatch(re2::StringPiece(description.data(), description.size()), re, &found) && !found.empty())
+      return found;
   }
   return std::nullopt;
 }

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <fstream>
 #include <map>
 #include <regex>
@@ -504,6 +506,17 @@ TEST(LootMetadataCondition, DescriptionContains) {
   const LootConditionResult r = evaluate_loot_condition("description_contains(\"Alpha.esp\", \"by\")", facts);
   EXPECT_FALSE(r.holds);
   EXPECT_NE(r.skipped.find("description_contains()"), std::string::npos) << r.skipped;
+}
+
+TEST(LootMetadataCondition, APathologicalPatternIsRefusedOrQuickNeverSlow) {
+  // Found by loot_metadata_fuzzer: stacked quantifiers made a backtracking engine run for minutes.
+  FakeLoadOrder o = sample_order();
+  o.active.insert(std::string(60, 'a') + "!.esp");
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(loot_condition_error("active(\"o++++???????++++++++++(con\")").empty());
+  EXPECT_FALSE(holds("active(\"(a+)+b\")", o));  // exponential for a backtracking engine on 60 a's
+  EXPECT_TRUE(holds("active(\"(a+)+!\\.esp\")", o));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
 TEST(LootMetadataCondition, FilenameVersion) {
