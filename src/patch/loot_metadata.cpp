@@ -219,6 +219,7 @@ class ConditionParser {
  private:
   std::string_view text_;
   std::size_t pos_ = 0;
+  int nesting_ = 0;  // open parentheses
 
   [[noreturn]] void fail(std::string what) const { throw ConditionSyntaxError{std::move(what), pos_}; }
   [[noreturn]] void fail_at(std::size_t at, std::string what) const { throw ConditionSyntaxError{std::move(what), at}; }
@@ -275,9 +276,12 @@ class ConditionParser {
     if (negated && keyword("not")) fail("'not' may only be followed by a function or a parenthesized expression");
     Cond c;
     if (pos_ < text_.size() && text_[pos_] == '(') {
+      // Parsed (and evaluated) by recursion: a bound keeps a condition from exhausting the stack.
+      if (++nesting_ > 64) fail("parentheses nest more than 64 deep");
       ++pos_;
       c = expression();
       expect(')', "')'");
+      --nesting_;
     } else if (pos_ < text_.size() && name_char(text_[pos_])) {
       c = call();
     } else {

@@ -519,6 +519,16 @@ TEST(LootMetadataCondition, APathologicalPatternIsRefusedOrQuickNeverSlow) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
+TEST(LootMetadataCondition, DeepNestingIsAnErrorNotAStackOverflow) {
+  // Found by loot_metadata_fuzzer: 2,000 open parentheses overflowed the parser's stack.
+  EXPECT_NE(loot_condition_error(std::string(2000, '(')).find("64 deep"), std::string::npos);
+  const std::string deep = std::string(64, '(') + "file(\"A.esp\")" + std::string(64, ')');
+  EXPECT_TRUE(loot_condition_error(deep).empty());
+  EXPECT_FALSE(loot_condition_error("(" + deep + ")").empty());
+  // YAML nested deeply is yaml-cpp's error, named with the file.
+  EXPECT_THROW(parse_loot_metadata(std::string(5000, '['), "deep.yaml", LootFile::Masterlist), Error);
+}
+
 TEST(LootMetadataCondition, FilenameVersion) {
   FakeLoadOrder o = sample_order();
   o.files.insert("skse/plugins/engine fixes 1.5.dll");
