@@ -9,3 +9,6 @@ target_sources(tesmod_tests PRIVATE
 )
 # The import table is tested apart from plans (a private header of the library).
 target_include_directories(tesmod_tests PRIVATE ${PROJECT_SOURCE_DIR}/src/patch)
+# GCC 12 reports a false -Wmaybe-uninitialized inside std::regex's std::function at -O1 with the
+# sanitizers (the test's stand-in for the Data folder matches file names with std::regex).
+set_source_files_properties(unit/loot_metadata_test.cpp PROPERTIES COMPILE_OPTIONS -Wno-maybe-uninitialized)
