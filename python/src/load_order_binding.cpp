@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "clean_binding.hpp"
+#include "form_key_binding.hpp"
 #include "plugin_handles.hpp"
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/workers.hpp"
@@ -67,20 +68,51 @@ class PyLoadOrder {
     return out;
   }
 
-  // The form a Python argument names: a load-order FormID, or "File.esm:00ABCD".
+  // The form a Python argument names: a FormKey, a load-order FormID, or "File.esm:00ABCD".
   loadorder::FormKey form_arg(const py::object& form) const {
+    if (py::isinstance<PyFormKey>(form)) return key_of(form.cast<const PyFormKey&>());
     if (py::isinstance<py::int_>(form)) {
       const auto id = form.cast<std::uint32_t>();
       auto key = order_.from_load_order_form_id(id);
       if (!key) throw py::key_error(fmt::format("no active plugin has the load-order index of {:08X}", id));
       return *key;
     }
-    const std::string text = form.cast<std::string>();
-    const auto colon = text.rfind(':');
-    if (colon == std::string::npos) throw py::value_error("a form is a load-order FormID (int) or 'File.esm:00ABCDEF'");
-    const auto plugin = order_.find(text.substr(0, colon));
-    if (!plugin) throw py::key_error("'" + text.substr(0, colon) + "' is not in the load order");
-    return loadorder::FormKey{*plugin, std::uint32_t(std::stoul(text.substr(colon + 1), nullptr, 16)) & 0xFFFFFF};
+    if (!py::isinstance<py::str>(form))
+      throw py::type_error("a form is a FormKey, a load-order FormID (int) or 'File.esm:00ABCDEF'");
+    return key_of(PyFormKey::parse(form.cast<std::string>()));
+  }
+
+  loadorder::FormKey key_of(const PyFormKey& k) const {
+    const auto plugin = order_.find(k.plugin);
+    if (!plugin) throw py::key_error(fmt::format("{}: '{}' is not in the load order", k.text(), k.plugin));
+    return loadorder::FormKey{*plugin, k.object_id};
+  }
+
+  PyFormKey form_key_of(const loadorder::FormKey& k) const { return PyFormKey{order_.plugin(k.plugin).name, k.object_id}; }
+
+  // The FormKey of a FormID as a plugin stores it (None when its master is not in the load order).
+  py::object form_key(const std::string& plugin, std::uint32_t stored) const {
+    const auto p = order_.find(plugin);
+    if (!p) throw py::key_error("'" + plugin + "' is not in the load order");
+    const auto key = order_.key(*p, stored);
+    return key ? py::cast(form_key_of(*key)) : py::object(py::none());
+  }
+
+  // The winning record of a form, or None when no active plugin has it.
+  py::object get(const py::object& form) {
+    const loadorder::FormKey key = form_arg(form);
+    std::optional<loadorder::RecordVersion> found;
+    {
+      py::gil_scoped_release release;
+      found = order_.winner(key);
+    }
+    return found ? record(*found) : py::object(py::none());
+  }
+
+  py::object at(const py::object& form) {
+    py::object r = get(form);
+    if (r.is_none()) throw py::key_error(fmt::format("no active plugin has {}", py::str(form).cast<std::string>()));
+    return r;
   }
 
   // A Record handle over the plugin's bytes, as Plugin.records gives them.
@@ -384,6 +416,11 @@ void bind_load_order(py::module_& m) {
            "Returns the report as tesmod patch --json prints it: patch, game, mode, sources, masters, counts, "
            "tags (per plugin: tags, changes, uses), records (form, type, editor_id, part, winner, sources, notes), "
            "warnings, written.")
+      .def("get", &PyLoadOrder::get, py::arg("form"),
+           "The winning record of a form (a FormKey, a load-order FormID or 'File.esm:00ABCD'), or None.")
+      .def("__getitem__", &PyLoadOrder::at, py::arg("form"), "The winning record of a form; KeyError if none.")
+      .def("form_key", &PyLoadOrder::form_key, py::arg("plugin"), py::arg("form_id"),
+           "The FormKey of a FormID as the plugin stores it, or None (its master is not in the load order).")
       .def("__len__", [](const PyLoadOrder& o) { return o.order().plugins().size(); })
       .def("__repr__", [](const PyLoadOrder& o) {
         return fmt::format("<tesmod.LoadOrder {} with {} plugins, {} active>", game_id(o.order().game()),

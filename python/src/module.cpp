@@ -3,6 +3,7 @@
 
 #include "condition_binding.hpp"
 #include "errors.hpp"
+#include "form_key_binding.hpp"
 #include "load_order_binding.hpp"
 #include "plugin_binding.hpp"
 #include "save_binding.hpp"
@@ -14,6 +15,7 @@ PYBIND11_MODULE(_tesmod, m) {
   m.doc() = "tesmod: Elder Scrolls plugins and saves (compiled part; import tesmod instead)";
   m.attr("__version__") = TESMOD_VERSION;
   tesmod::python::bind_errors(m);
+  tesmod::python::bind_form_key(m);
   tesmod::python::bind_plugin(m);
   tesmod::python::bind_conditions(m);
   tesmod::python::bind_scripts(m);
