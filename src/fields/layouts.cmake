@@ -3,6 +3,7 @@
 target_sources(tesmod PRIVATE
   fields/field_layout.cpp
   fields/field_layout_parser.cpp
+  fields/field_value.cpp
   fields/form_references.cpp
 )
 
