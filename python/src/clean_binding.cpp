@@ -63,7 +63,7 @@ py::dict clean_open_plugin(OpenPlugin& plugin, const std::optional<std::string>&
   if (!dry_run && report.changes()) {
     Plugin model = Plugin::from_file(file);
     clean::apply_cleaning(model, report);
-    plugin.model.emplace(std::move(model));
+    plugin.set_model(std::move(model));
     plugin.by_id_stale = true;
   }
   return clean_report_dict(report);

@@ -5,10 +5,13 @@
 
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "tesmod/error.hpp"
+#include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/io/zlib_codec.hpp"
 #include "tesmod/plugin/game.hpp"
@@ -78,24 +82,73 @@ struct OpenPlugin {
   std::optional<PluginOutline> outline;  // a lazy open: top-level groups, their contents on first use
   std::optional<PluginFile> full;        // every group and record: at open, or when first needed
   Inflater inflater;
-  std::optional<Plugin> model;  // built by the first edit
+  // The editable model: built by the first edit (owned_model), or a patch plugin's (owned by it).
+  Plugin* model = nullptr;
+  std::optional<Plugin> owned_model;
+  // A patch plugin (patch_plugin_binding.cpp) numbers the FormIDs of its records its own way:
+  // these name the form of such a FormID and back (set for patches only).
+  std::function<std::pair<std::string, std::uint32_t>(std::uint32_t)> patch_form_of;
+  std::function<std::uint32_t(const std::string&, std::uint32_t)> patch_form_id_of;
   std::optional<PluginFormNamer> namer;  // EditorIDs of the plugin and its masters, on first use
   std::optional<std::vector<script::PluginScript>> scripts_read;  // Oblivion scripts as opened, on first use
   std::unique_ptr<script::PluginNames> script_names_read;          // what scripts name, on first use
   std::unordered_map<std::uint32_t, std::vector<Record*>> by_id;  // model records by FormID
   bool by_id_stale = true;  // after a change that may have moved records
 
+  // A plugin made in memory (a patch) has no file to read as opened.
+  [[noreturn]] void no_file() const {
+    throw py::value_error(self_name + " is a new plugin, not read from a file: this needs a plugin as read (save it and open it)");
+  }
   // The full index (built now for a lazy open: everything but reading records by type needs it).
   const PluginFile& file() {
+    if (!full && !outline) no_file();
     if (!full) full.emplace(outline->index_all());
     return *full;
   }
   // Reads records given their index entries, whichever index they come from.
   const PluginBytes& reader() const {
+    if (!full && !outline) no_file();
     if (full) return *full;
     return *outline;
   }
-  Game game() { return outline && outline->game_is_known() ? outline->game() : file().game(); }
+  std::optional<Game> game_set;  // a new plugin's
+  Game game() {
+    if (game_set) return *game_set;
+    return outline && outline->game_is_known() ? outline->game() : file().game();
+  }
+
+  // The plugin's own file name (how FormKeys name it).
+  std::string own_name() const {
+    if (!self_name.empty()) return self_name;
+    return std::filesystem::path(reader().name()).filename().string();
+  }
+  std::string self_name;  // set for plugins with no file (patches)
+  // The masters as the plugin holds them now (edited or as read), as stored (code-page bytes).
+  std::vector<std::string> master_names() {
+    std::vector<std::string> out;
+    const FileHeader h = model ? model->header() : reader().header();
+    for (const MasterFile& m : h.masters) out.push_back(m.name);
+    return out;
+  }
+  // The form a FormID of this plugin's fields names: (defining plugin's file name, object id). The
+  // top byte indexes the masters; past them it is the plugin itself.
+  std::pair<std::string, std::uint32_t> form_of(std::uint32_t form_id) {
+    if (patch_form_of) return patch_form_of(form_id);
+    const std::vector<std::string> masters = master_names();
+    const std::uint32_t index = form_id >> 24;
+    return {index < masters.size() ? masters[index] : own_name(), form_id & 0xFFFFFFu};
+  }
+  // The FormID this plugin stores for a form: ValueError when its plugin is not a master (nor the
+  // plugin itself).
+  std::uint32_t form_id_of(const std::string& plugin, std::uint32_t object_id) {
+    if (patch_form_id_of) return patch_form_id_of(plugin, object_id);
+    const std::vector<std::string> masters = master_names();
+    for (std::size_t i = 0; i < masters.size(); ++i)
+      if (ascii::iequals(masters[i], plugin)) return std::uint32_t(i) << 24 | (object_id & 0xFFFFFFu);
+    if (ascii::iequals(own_name(), plugin)) return std::uint32_t(masters.size()) << 24 | (object_id & 0xFFFFFFu);
+    throw py::value_error("FormKey " + plugin + ":" + fmt::format("{:06X}", object_id) + " names a plugin that is not a master of " +
+                          own_name() + " (its masters: " + fmt::format("{}", fmt::join(masters, ", ")) + ")");
+  }
 
   // Names forms in text (conditions ...) as the file was opened: records added since are not known.
   const PluginFormNamer& names() {
@@ -112,8 +165,13 @@ struct OpenPlugin {
     return *script_names_read;
   }
   Plugin& edit() {
-    if (!model) model.emplace(Plugin::from_file(file()));
+    if (!model) set_model(Plugin::from_file(file()));
     return *model;
+  }
+  void set_model(Plugin p) {
+    owned_model.emplace(std::move(p));
+    model = &*owned_model;
+    by_id_stale = true;
   }
   void index_records() {
     if (!by_id_stale) return;
@@ -462,7 +520,7 @@ class PyPlugin {
     return PyPlugin(std::make_shared<OpenPlugin>(PluginFile::open(path, options)));
   }
   const PluginFile& file() const { return p_->file(); }
-  std::string path() const { return p_->reader().name(); }
+  std::string path() const { return p_->self_name.empty() ? p_->reader().name() : p_->self_name; }
   std::string game() const { return std::string(game_id(p_->game())); }
   PyHeader header() const {
     const FileHeader h = p_->model ? p_->model->header() : p_->reader().header();
@@ -537,7 +595,7 @@ class PyPlugin {
   void set_description(const py::str& text, const std::string& encoding) {
     p_->edit().set_description(encoded(text, encoding));
   }
-  bool modified() const { return p_->model.has_value(); }
+  bool modified() const { return p_->model != nullptr; }
 
   // `tesmod verify`: the plugin as opened, written back through the writer and compared.
   py::dict verify() const {
