@@ -2,6 +2,7 @@
 target_sources(tesmod_tests PRIVATE
   unit/patch_field_imports_test.cpp
   unit/patch_list_imports_test.cpp
+  unit/patch_plugin_test.cpp
   unit/loot_metadata_test.cpp
   unit/patch_lists_test.cpp
   unit/bash_tags_test.cpp

@@ -1,5 +1,7 @@
 #include "import_state.hpp"
 
+#include "delocalize.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -35,25 +37,7 @@ loadorder::ResolvedRecord ImportState::read(const loadorder::RecordVersion& vers
   if (!r.localized) return r;
   auto& strings = strings_[version.plugin];
   if (!strings) strings = std::make_unique<LocalizedStrings>(LocalizedStrings::load(order.plugin(version.plugin).path));
-  const std::string type = r.header.type.str();
-  for (loadorder::ResolvedField& f : r.fields) {
-    const auto kind = lstring_kind(type, f.field.type.str());
-    if (!kind || f.field.data.size() != 4) continue;
-    const std::uint32_t id = le::u32(f.field.data.data());
-    std::string text;
-    if (id != 0) {
-      const auto found = strings->lookup(id, *kind);
-      if (found) text = std::string(*found);
-      else
-        plan.warnings.push_back(fmt::format("{}: {} {:08X} {}: string id {:08X} is in none of the plugin's string "
-                                            "tables (written empty)",
-                                            order.plugin(version.plugin).name, type, version.entry.id,
-                                            f.field.type.str(), id));
-    }
-    f.field.data.assign(text.begin(), text.end());
-    f.field.data.push_back(0);
-  }
-  r.localized = false;
+  delocalize(r, *strings, order.plugin(version.plugin).name, [&](std::string w) { plan.warnings.push_back(std::move(w)); });
   return r;
 }
 

@@ -15,4 +15,6 @@ target_sources(tesmod PRIVATE
   patch/list_import_entries.cpp
   patch/patch_plan.cpp
   patch/patch_write.cpp
+  patch/delocalize.cpp
+  patch/patch_plugin.cpp
 )
