@@ -8,6 +8,7 @@
 
 #include "clean_binding.hpp"
 #include "form_key_binding.hpp"
+#include "patch_plugin_binding.hpp"
 #include "plugin_handles.hpp"
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/workers.hpp"
@@ -127,14 +128,38 @@ class PyLoadOrder {
     return py::cast(PyRecord(ref, v.entry));
   }
 
-  py::list winning(const std::string& type) {
+  // A new plugin on top of the order (patch_plugin_binding.cpp). self: this LoadOrder's Python object.
+  py::object new_plugin(py::object self, const std::string& name) {
+    PatchOrigin origin;
+    origin.owner = self;
+    origin.order = &order_;
+    origin.data = data_;
+    origin.version_of = [this](const PyRecord& r) -> std::optional<loadorder::RecordVersion> {
+      const IndexEntry* entry = r.index_entry();
+      for (std::uint32_t p = 0; p < plugins_.size(); ++p) {
+        if (plugins_[p] != r.plugin_ref()) continue;
+        if (plugins_[p]->model)
+          throw py::value_error(order_.plugin(p).name + " was edited through this load order's records: a patch "
+                                "copies records as the plugins store them (edit the patch's copy instead)");
+        if (entry) return loadorder::RecordVersion{p, *entry};
+      }
+      return std::nullopt;
+    };
+    origin.record = [this](const loadorder::RecordVersion& v) { return record(v); };
+    return new_patch_plugin(std::move(origin), name);
+  }
+
+  py::list winning(const std::string& type, bool with_plugin) {
     std::vector<loadorder::RecordVersion> found;
     {
       py::gil_scoped_release release;
       found = order_.winning(signature_arg(type));
     }
     py::list out;
-    for (const auto& v : found) out.append(record(v));
+    for (const auto& v : found) {
+      if (with_plugin) out.append(py::make_tuple(order_.plugin(v.plugin).name, record(v)));
+      else out.append(record(v));
+    }
     return out;
   }
 
@@ -382,9 +407,15 @@ void bind_load_order(py::module_& m) {
                              "active, master, light, masters, ghost, error (None when its header reads).")
       .def_property_readonly("problems", &PyLoadOrder::problems,
                              "What was found wrong while making the order, as dicts: file, message.")
-      .def("winning", &PyLoadOrder::winning, py::arg("type"),
+      .def(
+          "new_plugin", [](py::object self, const std::string& name) { return self.cast<PyLoadOrder&>().new_plugin(self, name); },
+          py::arg("name"),
+          "A new, empty plugin that loads after every plugin of the order (tesmod.PatchPlugin): add_override, "
+          "add_record, save. The order must not hold a plugin of that name.")
+      .def("winning", &PyLoadOrder::winning, py::arg("type"), py::arg("with_plugin") = false,
            "The winning version of every record of this type among the active plugins, as Records (in order of "
-           "each record's first appearance). Reads only the groups that hold the type.")
+           "each record's first appearance); with_plugin=True: (plugin name, Record) pairs. Reads only the groups "
+           "that hold the type.")
       .def("versions", &PyLoadOrder::versions, py::arg("form_id"),
            "Every active plugin's version of a form (a load-order FormID, or 'File.esm:00ABCD'), in load order, as "
            "dicts: plugin, record. The last one wins.")

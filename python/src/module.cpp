@@ -8,6 +8,7 @@
 #include "plugin_binding.hpp"
 #include "save_binding.hpp"
 #include "package_binding.hpp"
+#include "patch_plugin_binding.hpp"
 #include "script_binding.hpp"
 #include "vmad_binding.hpp"
 
@@ -22,5 +23,6 @@ PYBIND11_MODULE(_tesmod, m) {
   tesmod::python::bind_saves(m);
   tesmod::python::bind_vmad(m);
   tesmod::python::bind_package(m);
+  tesmod::python::bind_patch_plugin(m);
   tesmod::python::bind_load_order(m);
 }

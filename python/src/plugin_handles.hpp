@@ -77,6 +77,7 @@ void for_each_record(std::vector<Node>& nodes, F&& f) {
 }
 
 struct OpenPlugin {
+  OpenPlugin() = default;  // a plugin made in memory: set model, self_name and game_set
   explicit OpenPlugin(PluginFile f) : full(std::move(f)) {}
   explicit OpenPlugin(PluginOutline o) : outline(std::move(o)) {}
   std::optional<PluginOutline> outline;  // a lazy open: top-level groups, their contents on first use
@@ -373,6 +374,9 @@ class PyRecord {
     return plugin_->reader().context(entry());
   }
   OpenPlugin& plugin() const { return *plugin_; }
+  const PluginRef& plugin_ref() const { return plugin_; }
+  // The index entry the handle was made from (a record as read), or nullptr (one of the model).
+  const IndexEntry* index_entry() const { return entry_.type == Signature() ? nullptr : &entry_; }
   // The model record, for edits.
   Record& edited() const {
     plugin_->edit();

@@ -8,8 +8,8 @@
 Errors about files raise tesmod.Error, whose message names the file, the byte offset and the
 record (also as the attributes file, offset, record and detail).
 """
-from ._tesmod import (Error, Field, FormKey, Header, LoadOrder, Plugin, Record, RecordIterator, Save, ScriptError, TextError,
+from ._tesmod import (Error, Field, FormKey, Header, LoadOrder, PatchPlugin, Plugin, Record, RecordIterator, Save, ScriptError, TextError,
                       __version__, load_order, open, open_save)
 
-__all__ = ["Error", "Field", "FormKey", "Header", "LoadOrder", "Plugin", "Record", "RecordIterator", "Save", "ScriptError", "TextError",
+__all__ = ["Error", "Field", "FormKey", "Header", "LoadOrder", "PatchPlugin", "Plugin", "Record", "RecordIterator", "Save", "ScriptError", "TextError",
            "__version__", "load_order", "open", "open_save"]
