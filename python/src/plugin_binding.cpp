@@ -8,6 +8,7 @@
 #include "plugin_binding.hpp"
 
 #include "clean_binding.hpp"
+#include "field_value_binding.hpp"
 #include "plugin_handles.hpp"
 
 namespace py = pybind11;
@@ -62,6 +63,43 @@ void bind_plugin(py::module_& m) {
            "Sets the header flags (setting or clearing the compressed bit re-encodes the body).")
       .def("set_compressed", &PyRecord::set_compressed, py::arg("compressed"),
            "Compresses or decompresses the record when written.")
+      // Typed fields (field_value_binding.cpp).
+      .def("__getitem__", [](const PyRecord& r, const std::string& sig) { return typed_value(r, sig, "cp1252"); },
+           py::arg("signature"),
+           "The field's value read through its layout: a dict {member: value} in layout order, or the bare value "
+           "when the layout has one member (EDID: str, KWDA: [FormKey, ...]). int, float, str (cp1252), FormKey "
+           "(None for a null FormID), bytes, an enum's label (int when it has none), flags as a set of labels "
+           "(plus an int per unnamed bit), list, dict; an lstring of a localized plugin is its string id (int). "
+           "A field no layout reads, and conditions (CTDA/CTDT/CIS1/CIS2), VMAD and a package's fields (see "
+           "conditions(), vmad(), package()), are bytes. A list of values when the record holds the field more "
+           "than once; KeyError when it holds none.")
+      .def("__setitem__",
+           [](PyRecord& r, const std::string& sig, const py::object& value) { set_typed_value(r, sig, value, "cp1252"); },
+           py::arg("signature"), py::arg("value"),
+           "Writes the field through its layout from a value as record[sig] gives it; what the value leaves "
+           "unchanged keeps its bytes. Numbers, str (cp1252), FormKey or None, an enum label or int, flags as a set "
+           "(or list) of labels and ints or an int, bytes, list, dict (members left out keep their value). bytes "
+           "for a field are stored as they are. A record holding the field several times takes a list of values "
+           "(see set_all). An absent field is added with the first layout that takes the value. Counts kept in "
+           "other fields (KSIZ, COCT, ...) are not changed. TypeError for a value of the wrong type, ValueError "
+           "for one out of range (an unknown label, a FormKey of a plugin that is not a master), naming the "
+           "field and member.")
+      .def("__delitem__", &delete_fields, py::arg("signature"),
+           "Removes every field of this type; KeyError when there is none.")
+      .def("__contains__", &has_field, py::arg("signature"), "Whether the record holds a field of this type.")
+      .def("get", &typed_value_or, py::arg("signature"), py::arg("default") = py::none(), py::kw_only(),
+           py::arg("encoding") = "cp1252", "record[signature], or default when the record has no such field.")
+      .def("get_all", &typed_values, py::arg("signature"), py::kw_only(), py::arg("encoding") = "cp1252",
+           "The values of every field of this type, in order (an empty list when there is none).")
+      .def("set_all", &set_typed_values, py::arg("signature"), py::arg("values"), py::kw_only(),
+           py::arg("encoding") = "cp1252",
+           "Makes the fields of this type exactly these values: the k-th replaces the k-th field where it is, "
+           "further ones follow the last (or end the record), fields past the values are removed ([] removes all).")
+      .def("typed", &typed_fields, py::kw_only(), py::arg("encoding") = "cp1252",
+           "Every field as record[sig] gives it: {signature: value} in field order, a list of values for a field "
+           "the record holds more than once.")
+      .def_property_readonly("form_key", &record_form_key,
+                             "The record's form as a tesmod.FormKey (the plugin its FormID's top byte names).")
       .def("__repr__", &PyRecord::repr);
 
   py::class_<PyRecords>(m, "RecordIterator")
