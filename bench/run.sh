@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
-#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder, clean or patch
+#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder, clean, patch or patchers
 #   TESMOD_BASELINE=/path/to/an/older/tesmod: the text section also times that build's export
 #   and import of the fixture in the same run (a same-machine, same-run comparison); with
 #   TURNS=N as well, the two builds again in turns, N rounds (see the section).
@@ -91,7 +91,7 @@ fi
 # Oblivion scripts: compile and decompile every script of the corpus, against writing each
 # script's subrecords back out (the floor), Google Benchmark, medians of 10 repetitions.
 corpus=${TESMOD_CORPUS:-$root/../shared/corpus}
-if want scripts || want saves || want python; then
+if want scripts || want saves || want python || want patchers; then
 "$root/scripts/build.sh" "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DTESMOD_BENCH=ON -DTESMOD_TESTS=OFF \
   -DTESMOD_PYTHON=ON -DPython_EXECUTABLE="$(command -v /usr/bin/python3 || command -v python3)"
 fi
@@ -445,5 +445,47 @@ if "wrye-bash" in t:
     print(f"| Wrye Bash's Leveled Lists patcher, headless (`wb_bashed_patch.py`, {len(t['wrye-bash']['times'])} runs) |"
           f" {wb:.0f} | {wb / floor:.1f} | | | |")
     print(f"\n`tesmod patch` takes {med('patch') / wb:.3f} of Wrye Bash's time ({wb / med('patch'):.1f}x faster).")
+PY
+fi
+
+# Python patchers (issue 33): reading every typed field of every winning NPC_ of the 100-plugin
+# load order from Python against `tesmod export` of those records (collected into one plugin,
+# exported to text without masters); and a patcher overriding 10,000 winning STAT records, each
+# with one typed member edited (OBND x1), then saved: Python (bench/python_patcher.py) against
+# the same through the C++ API (bench/patcher.cpp). Whole processes, load order opened in each.
+if want patchers; then
+lo=$cache/loadorder
+if [[ ! -f $lo/expected.json ]]; then
+  echo "bench: making the 100-plugin load order (about a minute)"
+  rm -rf "$lo"
+  python3 "$shared/bench/make_load_order.py" "$big" "$lo" --plugins 100 --seed 1 >/dev/null
+fi
+py="$(command -v /usr/bin/python3 || command -v python3)"
+pp="$root/bench/python_patcher.py"
+export PYTHONPATH="$root/build-bench/python"
+npcs=$cache/winning-npcs.esp
+"$py" "$pp" collect "$lo" NPC_ "$npcs" >/dev/null
+hyperfine -N -w 2 -r "$runs" --export-json "$cache/patchers-times.json" \
+  -n export "$tesmod export --stdout --no-masters $npcs" \
+  -n py-read-lo "$py $pp read $lo NPC_" \
+  -n py-read-plugin "$py $pp read-plugin $npcs NPC_" \
+  -n cpp-patch "$root/build-bench/bench/patcher $lo STAT OBND x1 10000 $cache/patch-cpp.esp" \
+  -n py-patch "$py $pp patch $lo STAT OBND x1 10000 $cache/patch-py.esp" >/dev/null
+cmp "$cache/patch-cpp.esp" "$cache/patch-py.esp" && same=yes || same=NO
+npc_count=$("$py" "$pp" read-plugin "$npcs" NPC_)
+"$py" - "$cache/patchers-times.json" "$same" "$npc_count" "$(wc -c <"$npcs")" <<'PY' | tee -a "$cache/report.md"
+import json, sys
+t = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+med = lambda k: t[k]["median"] * 1000
+print(f"\nPython patchers over the 100-plugin load order; {len(t['export']['times'])} runs each, medians, whole processes.")
+print(f"Winning NPC_: {sys.argv[3]} ({int(sys.argv[4]):,} bytes collected into one plugin).\n")
+print("| what | median ms | ratio | target |")
+print("|---|---:|---:|---:|")
+print(f"| `tesmod export --stdout --no-masters` of the winning NPC_ | {med('export'):.0f} | 1.00 | |")
+print(f"| Python: `record.typed()` of every winning NPC_, through the load order | {med('py-read-lo'):.0f} | {med('py-read-lo') / med('export'):.2f} | ≤ 3.0 |")
+print(f"| Python: the same over the collected plugin | {med('py-read-plugin'):.0f} | {med('py-read-plugin') / med('export'):.2f} | |")
+print(f"| C++ API: override 10,000 winning STAT, edit OBND x1, save | {med('cpp-patch'):.0f} | 1.00 | |")
+print(f"| Python: the same patcher | {med('py-patch'):.0f} | {med('py-patch') / med('cpp-patch'):.2f} | ≤ 1.5 |")
+print(f"\nThe two patches are byte-identical: {sys.argv[2]}.")
 PY
 fi
