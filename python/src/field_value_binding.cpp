@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -120,7 +121,7 @@ struct PluginError {
 class Context {
  public:
   Context(const PyRecord& record, const char* encoding)
-      : plugin_(record.plugin()), type_(field_signature(record.type())), form_id_(record.form_id()),
+      : plugin_(record.plugin()), type_(record.signature()), form_id_(record.form_id()),
         table_(layout_table(plugin_.game())), encoding_(encoding) {
     const std::uint32_t flags =
         plugin_.model ? plugin_.model->header_record().flags() : plugin_.reader().header().flags;
@@ -254,7 +255,7 @@ std::shared_ptr<const RecordFields> read_fields(const PyRecord& record, Signatur
 // The record header's form version (layouts of model information depend on it).
 std::uint16_t form_version(const PyRecord& record) {
   OpenPlugin& p = record.plugin();
-  if (p.model) return p.record(field_signature(record.type()), record.form_id()).header().form_version;
+  if (p.model) return p.record(record.signature(), record.form_id()).header().form_version;
   const IndexEntry* e = record.index_entry();
   return e ? p.reader().record_header(*e).form_version : 0;
 }
@@ -497,6 +498,9 @@ class Builder {
           PyErr_Clear();
           wrong_value(path, "the number does not fit a float");
         }
+        // A finite number past f32's range would become infinity: refuse it (inf and nan given as such stay).
+        if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max()))
+          wrong_value(path, fmt::format("{} does not fit a 32-bit float", d));
         return FieldValue(d);
       }
       case ValueType::FormId: {
@@ -672,8 +676,12 @@ class TypedRecord {
   // all: value is the list of every field's value; else the one field's value (a list of them
   // when the record holds several).
   void write(PyRecord& record, Signature sig, py::handle value, bool all) {
-    const std::vector<Field> old = record.owned_fields();
-    c_.set_form_version(form_version(record));
+    // A record of an edited plugin (a patch's) is read in place: no copy of its fields.
+    Record* model = record.plugin().model ? &record.edited() : nullptr;
+    std::vector<Field> copied;
+    if (!model) copied = record.owned_fields();
+    const std::vector<Field>& old = model ? model->fields() : copied;
+    c_.set_form_version(model ? model->header().form_version : form_version(record));
     std::vector<FieldRef> old_refs;
     old_refs.reserve(old.size());
     for (const Field& f : old) old_refs.push_back({f.type, f.data});
@@ -689,6 +697,26 @@ class TypedRecord {
         values.push_back(PySequence_Fast_GET_ITEM(value.ptr(), k));
     } else {
       values.push_back(value);
+    }
+
+    // One field replaced where it is (the common edit): only its bytes are made and compared.
+    if (stored_count == 1 && values.size() == 1) {
+      std::size_t i = 0;
+      while (old[i].type != sig) ++i;
+      std::vector<std::uint8_t> data;
+      try {
+        data = field_data(sig, values[0], &old[i], std::span<const FieldRef>(old_refs).first(i),
+                          std::span<const FieldRef>(old_refs).first(i), sig.str());
+      } catch (const Problem& p) {
+        const std::string message = c_.describe(old_refs) + " " + p.message;
+        PyErr_SetObject(p.type_error ? PyExc_TypeError : PyExc_ValueError, decode(message, c_.encoding()).ptr());
+        throw py::error_already_set();
+      } catch (const PluginError& p) {
+        throw Error(p.error.file(), p.error.offset(), c_.record_ref(old_refs), p.path + ": " + p.error.detail());
+      }
+      if (data == old[i].data) return;  // nothing changed: the record is left as it is
+      (model ? *model : record.edited()).edit_fields()[i].data = std::move(data);
+      return;
     }
 
     std::vector<Field> out;
@@ -734,7 +762,7 @@ class TypedRecord {
       }
     }
     if (out == old) return;  // nothing changed: the record is left as it is (not even marked edited)
-    record.edited().edit_fields() = std::move(out);
+    (model ? *model : record.edited()).edit_fields() = std::move(out);
   }
 
  private:
@@ -832,7 +860,7 @@ py::object typed_value_or(const PyRecord& record, const std::string& sig, const 
 
 bool has_field(const PyRecord& record, const std::string& sig) {
   const Signature field = field_signature(sig);
-  const std::shared_ptr<const RecordFields> fields = read_fields(record, field_signature(record.type()));
+  const std::shared_ptr<const RecordFields> fields = read_fields(record, record.signature());
   return std::any_of(fields->fields.begin(), fields->fields.end(), [&](const FieldRef& f) { return f.type == field; });
 }
 

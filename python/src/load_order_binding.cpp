@@ -155,10 +155,11 @@ class PyLoadOrder {
       py::gil_scoped_release release;
       found = order_.winning(signature_arg(type));
     }
-    py::list out;
-    for (const auto& v : found) {
-      if (with_plugin) out.append(py::make_tuple(order_.plugin(v.plugin).name, record(v)));
-      else out.append(record(v));
+    py::list out(found.size());  // filled in place: tens of thousands of records for some types
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      const auto& v = found[i];
+      if (with_plugin) out[i] = py::make_tuple(order_.plugin(v.plugin).name, record(v));
+      else out[i] = record(v);
     }
     return out;
   }

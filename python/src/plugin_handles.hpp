@@ -305,6 +305,7 @@ class PyRecord {
   PyRecord(PluginRef plugin, const IndexEntry& e) : plugin_(std::move(plugin)), entry_(e), type_(e.type), form_id_(e.id) {}
 
   std::string type() const { return type_.str(); }
+  Signature signature() const { return type_; }
   std::uint32_t form_id() const { return form_id_; }
   std::uint32_t flags() const { return model() ? model()->flags() : entry().flags; }
   bool compressed() const { return model() ? model()->is_compressed() : entry().is_compressed(); }

@@ -75,7 +75,8 @@ Record& PatchPlugin::add_override(const loadorder::RecordVersion& version, Infla
     order_.bytes(version.plugin).context(version.entry).fail("the record's FormID names a master that is not in the load order");
   check_placeable(game(), version.entry.type, name(), version.entry.id);
   const std::uint32_t held = held_form_id(*form);
-  if (Record* r = model_.find(held)) return *r;
+  if (held_records_.count(held))
+    if (Record* r = model_.find(held)) return *r;
   loadorder::ResolvedRecord resolved = loadorder::RecordResolver(order_).resolve(version, inflater);
   if (resolved.localized) {
     auto& strings = strings_[version.plugin];
@@ -87,6 +88,7 @@ Record& PatchPlugin::add_override(const loadorder::RecordVersion& version, Infla
                                                       [&](const loadorder::FormKey& k) { return held_form_id(k); });
   const std::uint32_t flags = resolved.header.flags & ~record_flags::kCompressed;
   copied_.emplace(held, Copied{version.plugin, fields, flags});
+  held_records_.insert(held);
   Record record(version.entry.type, held, std::move(fields), flags);
   record.set_version_control(resolved.header.version_control, resolved.header.version_control_2);
   record.set_form_version(resolved.header.form_version);
@@ -107,6 +109,7 @@ Record& PatchPlugin::add_record(Signature type, std::vector<Field> fields, std::
     throw Error(name(), Error::kNoOffset, std::nullopt, "the patch has used every object id (FFFFFF)");
   const std::uint32_t held = kOwnIndex << 24 | next_object_id_++;
   ++new_records_;
+  held_records_.insert(held);
   Record record(type, held, std::move(fields), flags & ~record_flags::kCompressed);
   if (game() != Game::Oblivion) record.set_form_version(game() == Game::SkyrimSE ? 44 : 43);
   return model_.add(std::move(record));
@@ -114,13 +117,15 @@ Record& PatchPlugin::add_record(Signature type, std::vector<Field> fields, std::
 
 Record* PatchPlugin::find(const loadorder::FormKey& form) {
   if (form.plugin != own_position() && !index_of_.count(form.plugin)) return nullptr;
-  return model_.find(held_form_id(form));
+  const std::uint32_t held = held_form_id(form);
+  return held_records_.count(held) ? model_.find(held) : nullptr;
 }
 
 bool PatchPlugin::remove(const loadorder::FormKey& form) {
   if (!find(form)) return false;
   const std::uint32_t held = held_form_id(form);
   model_.remove(held);
+  held_records_.erase(held);
   if (form.plugin == own_position()) --new_records_;
   else copied_.erase(held);
   return true;

@@ -221,6 +221,8 @@ def test_wrong_values_name_the_record_field_and_member(corpus):
     cases = [
         ("DATA", {"value": 1, "weight": "heavy"}, TypeError, "DATA.weight: expected a number, got str"),
         ("DATA", {"value": 2**32, "weight": 1.0}, ValueError, "DATA.value: 4294967296 does not fit i32"),
+        ("DATA", {"value": 1, "weight": 1e40}, ValueError, "DATA.weight: 1e+40 does not fit a 32-bit float"),
+        ("ZZZZ", 5, TypeError, "ZZZZ: ARMO records have no layout for ZZZZ fields: expected bytes, got int"),
         ("DATA", {"value": 1, "wieght": 1.0}, ValueError, "DATA: has no member 'wieght' (its members: value weight)"),
         ("DATA", [1, 2.0], TypeError, "DATA: expected a dict of value weight, got list"),
         ("EDID", 5, TypeError, "EDID.name: expected text (str), got int"),

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tesmod/io/zlib_codec.hpp"
@@ -105,6 +106,7 @@ class PatchPlugin {
   std::vector<std::uint32_t> held_;                       // held index -> plugin position
   std::unordered_map<std::uint32_t, std::uint32_t> index_of_;  // plugin position -> held index
   std::unordered_map<std::uint32_t, Copied> copied_;      // held FormID of each override
+  std::unordered_set<std::uint32_t> held_records_;        // held FormIDs of every record (Plugin::find walks the tree)
   std::map<std::uint32_t, std::unique_ptr<LocalizedStrings>> strings_;  // by plugin, on first use
   std::vector<std::string> warnings_;
   std::size_t new_records_ = 0;
