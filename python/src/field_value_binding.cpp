@@ -471,6 +471,21 @@ class Builder {
 
   // Whether v is what old reads as (then old is kept, bytes and all).
   bool same(py::handle v, const FieldValue& old, const LayoutMember& m) {
+    // Numbers compared as numbers (most members; no Python object made for the old value).
+    if (PyLong_CheckExact(v.ptr())) {
+      int overflow = 0;
+      const long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+      if (!overflow && !(n == -1 && PyErr_Occurred())) {
+        if (const auto* i = old.get_if<std::int64_t>()) return *i == n;
+        if (const auto* u = old.get_if<std::uint64_t>()) return n >= 0 && *u == std::uint64_t(n);
+      }
+      PyErr_Clear();
+    } else if (PyFloat_CheckExact(v.ptr())) {
+      if (const float* f = old.get_if<float>()) {
+        const double d = PyFloat_AS_DOUBLE(v.ptr());
+        return double(*f) == d || (std::isnan(*f) && std::isnan(d));  // a NaN given back keeps its bits
+      }
+    }
     const py::object was = convert_.member(old, m);
     const int equal = PyObject_RichCompareBool(v.ptr(), was.ptr(), Py_EQ);
     if (equal < 0) {
