@@ -58,8 +58,6 @@ py::object steal(PyObject* o) {
   return py::reinterpret_steal<py::object>(o);
 }
 
-bool is_signed(ValueType t) { return t == ValueType::I8 || t == ValueType::I16 || t == ValueType::I32 || t == ValueType::I64; }
-
 // A signature's four characters (Signature::str() escapes some, for messages).
 py::str signature_text(Signature sig, const char* encoding = "cp1252") {
   const std::uint32_t s = sig.value();
@@ -295,7 +293,7 @@ class Converter {
       case Kind::Enum: {
         const EnumValue& e = *v.get_if<EnumValue>();
         if (!e.label.empty()) return steal(PyUnicode_FromStringAndSize(e.label.data(), Py_ssize_t(e.label.size())));
-        if (is_signed(m.type)) return steal(PyLong_FromLongLong(std::int64_t(e.number)));
+        if (is_signed_integer(m.type)) return steal(PyLong_FromLongLong(std::int64_t(e.number)));
         return steal(PyLong_FromUnsignedLongLong(e.number));
       }
       case Kind::Flags: {
@@ -718,17 +716,8 @@ class TypedRecord {
     if (stored_count == 1 && values.size() == 1) {
       std::size_t i = 0;
       while (old[i].type != sig) ++i;
-      std::vector<std::uint8_t> data;
-      try {
-        data = field_data(sig, values[0], &old[i], std::span<const FieldRef>(old_refs).first(i),
-                          std::span<const FieldRef>(old_refs).first(i), sig.str());
-      } catch (const Problem& p) {
-        const std::string message = c_.describe(old_refs) + " " + p.message;
-        PyErr_SetObject(p.type_error ? PyExc_TypeError : PyExc_ValueError, decode(message, c_.encoding()).ptr());
-        throw py::error_already_set();
-      } catch (const PluginError& p) {
-        throw Error(p.error.file(), p.error.offset(), c_.record_ref(old_refs), p.path + ": " + p.error.detail());
-      }
+      std::vector<std::uint8_t> data = raising_field_data(sig, values[0], &old[i], std::span<const FieldRef>(old_refs).first(i),
+                                                          std::span<const FieldRef>(old_refs).first(i), sig.str(), old_refs);
       if (data == old[i].data) return;  // nothing changed: the record is left as it is
       (model ? *model : record.edited()).edit_fields()[i].data = std::move(data);
       return;
@@ -765,22 +754,30 @@ class TypedRecord {
       new_refs.clear();
       for (std::size_t j = 0; j < at; ++j) new_refs.push_back({out[j].type, out[j].data});
       const std::string name = values.size() > 1 || stored_count > 1 ? fmt::format("{}[{}]", sig.str(), s) : sig.str();
-      try {
-        out[at].data = field_data(sig, values[s], from >= 0 ? &old[std::size_t(from)] : nullptr,
-                                  std::span<const FieldRef>(old_refs).first(from >= 0 ? std::size_t(from) : 0), new_refs, name);
-      } catch (const Problem& p) {
-        const std::string message = c_.describe(old_refs) + " " + p.message;
-        PyErr_SetObject(p.type_error ? PyExc_TypeError : PyExc_ValueError, decode(message, c_.encoding()).ptr());
-        throw py::error_already_set();
-      } catch (const PluginError& p) {
-        throw Error(p.error.file(), p.error.offset(), c_.record_ref(old_refs), p.path + ": " + p.error.detail());
-      }
+      out[at].data = raising_field_data(sig, values[s], from >= 0 ? &old[std::size_t(from)] : nullptr,
+                                        std::span<const FieldRef>(old_refs).first(from >= 0 ? std::size_t(from) : 0), new_refs,
+                                        name, old_refs);
     }
     if (out == old) return;  // nothing changed: the record is left as it is (not even marked edited)
     (model ? *model : record.edited()).edit_fields() = std::move(out);
   }
 
  private:
+  // field_data, its problems raised as Python errors naming the record (old_refs: its fields).
+  std::vector<std::uint8_t> raising_field_data(Signature sig, py::handle v, const Field* old,
+                                               std::span<const FieldRef> old_earlier, std::span<const FieldRef> new_earlier,
+                                               const std::string& name, std::span<const FieldRef> old_refs) {
+    try {
+      return field_data(sig, v, old, old_earlier, new_earlier, name);
+    } catch (const Problem& p) {
+      const std::string message = c_.describe(old_refs) + " " + p.message;
+      PyErr_SetObject(p.type_error ? PyExc_TypeError : PyExc_ValueError, decode(message, c_.encoding()).ptr());
+      throw py::error_already_set();
+    } catch (const PluginError& p) {
+      throw Error(p.error.file(), p.error.offset(), c_.record_ref(old_refs), p.path + ": " + p.error.detail());
+    }
+  }
+
   // The bytes of one field from a Python value: bytes as they are, else through a layout (the
   // stored field's first, keeping what the value does not change).
   std::vector<std::uint8_t> field_data(Signature sig, py::handle v, const Field* old, std::span<const FieldRef> old_earlier,

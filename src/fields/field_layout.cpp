@@ -61,14 +61,6 @@ bool LayoutMember::variable() const {
 
 namespace {
 
-std::uint32_t prefix_size(ValueType t) {
-  switch (t) {
-    case ValueType::Str8: case ValueType::ZStr8: return 1;
-    case ValueType::Str16: case ValueType::ZStr16: return 2;
-    default: return 4;
-  }
-}
-
 std::uint64_t load_count(const std::uint8_t* p, std::uint32_t size) {
   return size == 1 ? p[0] : size == 2 ? le::u16(p) : le::u32(p);
 }
@@ -79,12 +71,11 @@ std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<cons
   switch (m.type) {
     case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
     case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32: {
-      const std::uint32_t prefix = prefix_size(m.type);
+      const std::uint32_t prefix = string_prefix_size(m.type);
       if (data.size() < prefix) return std::nullopt;
       const std::uint64_t length = load_count(data.data(), prefix);
       if (length > data.size() - prefix) return std::nullopt;
-      const bool zero_ended = m.type == ValueType::ZStr8 || m.type == ValueType::ZStr16 || m.type == ValueType::ZStr32;
-      if (zero_ended && (length == 0 || data[prefix + length - 1] != 0)) return std::nullopt;
+      if (is_zero_ended_string(m.type) && (length == 0 || data[prefix + length - 1] != 0)) return std::nullopt;
       return prefix + std::size_t(length);
     }
     case ValueType::ZString: {
@@ -126,14 +117,8 @@ std::uint64_t counted_by(const LayoutMember& m, std::span<const std::uint64_t> s
 std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
                                         bool field_end, bool localized,
                                         const std::function<void(std::size_t, std::span<const std::uint8_t>)>& on) {
-  // The values of integer members, for the counts of later ones (few sequences are longer than 32).
-  std::uint64_t small[32] = {};
-  std::vector<std::uint64_t> large;
-  std::span<std::uint64_t> values(small);
-  if (members.size() > std::size(small)) {
-    large.assign(members.size(), 0);
-    values = large;
-  }
+  MemberIntegers integers(members.size());  // for `[@count]` arrays
+  const std::span<std::uint64_t> values = integers.values();
   std::size_t at = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const LayoutMember& m = members[i];

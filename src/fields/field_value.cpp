@@ -51,18 +51,6 @@ FieldValue& FieldValue::operator[](std::string_view name) {
 
 namespace {
 
-bool is_signed(ValueType t) { return t == ValueType::I8 || t == ValueType::I16 || t == ValueType::I32 || t == ValueType::I64; }
-
-std::uint32_t string_prefix(ValueType t) {
-  switch (t) {
-    case ValueType::Str8: case ValueType::ZStr8: return 1;
-    case ValueType::Str16: case ValueType::ZStr16: return 2;
-    case ValueType::Str32: case ValueType::ZStr32: return 4;
-    default: return 0;
-  }
-}
-bool zero_ended(ValueType t) { return t == ValueType::ZStr8 || t == ValueType::ZStr16 || t == ValueType::ZStr32; }
-
 // A member's type as the table writes it, for messages: "u16", "zstring8", "Texture".
 std::string type_name(const LayoutMember& m) {
   static constexpr std::string_view kNames[] = {
@@ -120,13 +108,8 @@ class Decoder {
   std::optional<std::size_t> sequence(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
                                       bool field_end, FieldValue::Struct& out, std::size_t* reached = nullptr) const {
     out.reserve(members.size());
-    std::uint64_t small[32] = {};  // the values of integer members, for `[@count]` arrays
-    std::vector<std::uint64_t> large;
-    std::span<std::uint64_t> values(small);
-    if (members.size() > std::size(small)) {
-      large.assign(members.size(), 0);
-      values = large;
-    }
+    MemberIntegers integers(members.size());  // for `[@count]` arrays
+    const std::span<std::uint64_t> values = integers.values();
     return walk_members(members, data, field_end, localized_, [&](std::size_t i, std::span<const std::uint8_t> bytes) {
       const LayoutMember& m = members[i];
       out.push_back({m.name, member(m, bytes, field_end && i + 1 == members.size(), values.first(i))});
@@ -189,8 +172,8 @@ class Decoder {
     switch (m.type) {
       case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
       case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32: {
-        const std::uint32_t prefix = string_prefix(m.type);
-        return text(data.subspan(prefix, data.size() - prefix - (zero_ended(m.type) ? 1 : 0)));
+        const std::uint32_t prefix = string_prefix_size(m.type);
+        return text(data.subspan(prefix, data.size() - prefix - (is_zero_ended_string(m.type) ? 1 : 0)));
       }
       case ValueType::ZString: return text(data.first(data.size() - 1));
       case ValueType::ZBuffer: {
@@ -250,7 +233,7 @@ class Decoder {
       const auto label = m.names->label(value);
       return EnumValue{label ? std::string(*label) : std::string(), value};
     }
-    if (is_signed(m.type)) return std::int64_t(value);
+    if (is_signed_integer(m.type)) return std::int64_t(value);
     return value;
   }
 
@@ -283,13 +266,8 @@ class Encoder {
         for (std::size_t j = 0; j < k; ++j)
           if ((*named)[j].name == name) fail(path.member(name), "is given twice");
       }
-    std::uint64_t small[32] = {};  // the values of integer members, for `[@count]` arrays
-    std::vector<std::uint64_t> large;
-    std::span<std::uint64_t> values(small);
-    if (members.size() > std::size(small)) {
-      large.assign(members.size(), 0);
-      values = large;
-    }
+    MemberIntegers integers(members.size());  // for `[@count]` arrays
+    const std::span<std::uint64_t> values = integers.values();
     const LayoutMember* left_out = nullptr;  // the first optional member left out: the field ends before it
     for (std::size_t i = 0; i < members.size(); ++i) {
       const LayoutMember& m = members[i];
@@ -395,14 +373,14 @@ class Encoder {
       case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
       case ValueType::ZStr8: case ValueType::ZStr16: case ValueType::ZStr32: {
         const std::string& s = text(m, v, path).text;
-        const std::uint32_t prefix = string_prefix(m.type);
-        const std::uint64_t length = std::uint64_t(s.size()) + (zero_ended(m.type) ? 1 : 0);
+        const std::uint32_t prefix = string_prefix_size(m.type);
+        const std::uint64_t length = std::uint64_t(s.size()) + (is_zero_ended_string(m.type) ? 1 : 0);
         const std::uint64_t most = prefix == 4 ? 0xFFFFFFFF : (std::uint64_t(1) << (8 * prefix)) - 1;
         if (length > most)
           fail(path, fmt::format("{} holds at most {}, not {}", type_name(m), counted(most, "byte"), length));
         store(length, prefix);
         out_.insert(out_.end(), s.begin(), s.end());
-        if (zero_ended(m.type)) out_.push_back(0);
+        if (is_zero_ended_string(m.type)) out_.push_back(0);
         return;
       }
       case ValueType::ZString: {  // inside: it ends at its zero
@@ -477,7 +455,7 @@ class Encoder {
   void integer(const LayoutMember& m, const FieldValue& v, const Path& path) {
     const std::uint32_t bits = m.element_size() * 8;
     const std::uint64_t mask = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
-    const bool sign = is_signed(m.type);
+    const bool sign = is_signed_integer(m.type);
     const std::int64_t lowest = !sign ? 0 : bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t(1) << (bits - 1));
     const std::uint64_t highest = sign ? mask >> 1 : mask;
     const auto from_signed = [&](std::int64_t x) {

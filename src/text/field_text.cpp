@@ -15,7 +15,6 @@ namespace {
 
 constexpr char kHexDigits[] = "0123456789ABCDEF";
 
-bool is_signed(ValueType t) { return t == ValueType::I8 || t == ValueType::I16 || t == ValueType::I32 || t == ValueType::I64; }
 bool is_hex(ValueType t) { return t == ValueType::X8 || t == ValueType::X16 || t == ValueType::X32 || t == ValueType::X64; }
 
 void append_flags(std::string& out, std::uint64_t value, const ValueNames& names) {
@@ -52,7 +51,7 @@ void append_integer(std::string& out, const LayoutMember& m, std::uint64_t value
   if (is_hex(m.type)) {
     out += "0x";
     append_hex_digits(out, value, int(size * 2));
-  } else if (is_signed(m.type)) {
+  } else if (fields::is_signed_integer(m.type)) {
     append_decimal(out, std::int64_t(value));
   } else {
     append_decimal(out, value);
@@ -114,7 +113,7 @@ char* write_bare_number(char* p, const LayoutMember& m, const std::uint8_t* b) {
     for (int shift = int(m.element_size()) * 8 - 4; shift >= 0; shift -= 4) *p++ = kHexDigits[(v >> shift) & 15];
     return p;
   }
-  return is_signed(m.type) ? write_decimal(p, std::int64_t(v)) : write_decimal(p, v);
+  return fields::is_signed_integer(m.type) ? write_decimal(p, std::int64_t(v)) : write_decimal(p, v);
 }
 
 // The decimal text of every byte, unsigned and signed (what write_decimal writes), four
@@ -297,7 +296,7 @@ std::size_t plain_decimal(const LayoutMember& m, std::string_view w, std::uint64
   if (i == digits_at || (i < w.size() && !is_word_break(w[i]))) return 0;
   const std::uint32_t bits = m.element_size() * 8;
   const std::uint64_t mask = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
-  if (is_signed(m.type)) {
+  if (fields::is_signed_integer(m.type)) {
     const std::uint64_t magnitude = std::uint64_t(1) << (bits - 1);  // of the most negative value
     if (negative ? v > magnitude : v >= magnitude) return 0;
     value = (negative ? 0 - v : v) & mask;
@@ -330,12 +329,12 @@ std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
     value = parse_uint(w);
     if (value && bits < 64 && *value >> bits) value.reset();
   } else if (auto v = starts_like_decimal(w) ? parse_int(w) : std::nullopt) {  // not for names
-    const std::int64_t lo = is_signed(m.type) ? (bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t(1) << (bits - 1))) : 0;
+    const std::int64_t lo = fields::is_signed_integer(m.type) ? (bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t(1) << (bits - 1))) : 0;
     const std::int64_t hi = bits == 64 ? std::numeric_limits<std::int64_t>::max()
-                            : is_signed(m.type) ? (std::int64_t(1) << (bits - 1)) - 1
+                            : fields::is_signed_integer(m.type) ? (std::int64_t(1) << (bits - 1)) - 1
                                                 : std::int64_t((std::uint64_t(1) << bits) - 1);
     if (*v >= lo && *v <= hi) value = bits == 64 ? std::uint64_t(*v) : std::uint64_t(*v) & ((std::uint64_t(1) << bits) - 1);
-  } else if (!is_signed(m.type) && bits == 64) {
+  } else if (!fields::is_signed_integer(m.type) && bits == 64) {
     value = parse_uint(w);
   } else if (m.names) {
     if (auto v = m.names->value(w)) value = bits == 64 ? *v : *v & ((std::uint64_t(1) << bits) - 1);
@@ -344,7 +343,7 @@ std::uint64_t parse_integer_word(const LayoutMember& m, LineScanner& line) {
     if (m.names)
       line.fail_at(at, fmt::format("expected a {} name of {} or a number that fits {} bits, not '{}'",
                                    m.names->is_flags ? "flag" : "value", m.names->name, bits, w));
-    line.fail_at(at, fmt::format("expected a{} number that fits {} bits, not '{}'", is_signed(m.type) ? "" : "n unsigned",
+    line.fail_at(at, fmt::format("expected a{} number that fits {} bits, not '{}'", fields::is_signed_integer(m.type) ? "" : "n unsigned",
                                  bits, w));
   }
   return *value;
@@ -437,16 +436,6 @@ void parse_element(std::vector<std::uint8_t>& out, const LayoutMember& m, LineSc
 
 // ---- layouts that are not simple: structs, counted arrays, prefixed and inner strings -----
 
-std::uint32_t string_prefix(ValueType t) {
-  switch (t) {
-    case ValueType::Str8: case ValueType::ZStr8: return 1;
-    case ValueType::Str16: case ValueType::ZStr16: return 2;
-    case ValueType::Str32: case ValueType::ZStr32: return 4;
-    default: return 0;
-  }
-}
-bool zero_ended(ValueType t) { return t == ValueType::ZStr8 || t == ValueType::ZStr16 || t == ValueType::ZStr32; }
-
 std::string_view chars_at(const std::uint8_t* p, std::size_t n) { return {reinterpret_cast<const char*>(p), n}; }
 
 void append_member(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
@@ -518,8 +507,8 @@ void append_shaped_tuple(std::string& out, const fields::StructLayout& s, const 
 std::size_t append_one(std::string& out, const LayoutMember& m, std::span<const std::uint8_t> data,
                        const FieldTextContext& context) {
   const std::size_t size = *fields::measure_element(m, data, context.localized);
-  if (const std::uint32_t prefix = string_prefix(m.type)) {
-    append_quoted(out, chars_at(data.data() + prefix, size - prefix - (zero_ended(m.type) ? 1 : 0)), *context.codec);
+  if (const std::uint32_t prefix = fields::string_prefix_size(m.type)) {
+    append_quoted(out, chars_at(data.data() + prefix, size - prefix - (fields::is_zero_ended_string(m.type) ? 1 : 0)), *context.codec);
   } else if (m.type == ValueType::ZString) {
     append_quoted(out, chars_at(data.data(), size - 1), *context.codec);
   } else if (m.type == ValueType::Struct && m.structure->plain) {
@@ -608,13 +597,8 @@ std::string member_names(const fields::StructLayout& s) {
 // a struct's), keeping the values of integer members for the `[@count]` arrays after them.
 void parse_sequence(std::vector<std::uint8_t>& out, std::span<const LayoutMember> members, LineScanner& line,
                     const FieldTextContext& context, bool field_end, bool named) {
-  std::uint64_t small[32] = {};  // the values of integer members (few lists are longer)
-  std::vector<std::uint64_t> large;
-  std::span<std::uint64_t> values(small);
-  if (members.size() > std::size(small)) {
-    large.assign(members.size(), 0);
-    values = large;
-  }
+  fields::MemberIntegers integers(members.size());  // for `[@count]` arrays
+  const std::span<std::uint64_t> values = integers.values();
   for (std::size_t i = 0; i < members.size(); ++i) {
     const LayoutMember& m = members[i];
     if (m.optional && field_end && line.at_end()) break;  // the field ends before its optional members
@@ -629,20 +613,20 @@ void parse_sequence(std::vector<std::uint8_t>& out, std::span<const LayoutMember
 void store_string(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context) {
   const std::size_t at = line.position();
   const std::string s = line.quoted_string(*context.codec);
-  const std::uint32_t prefix = string_prefix(m.type);
+  const std::uint32_t prefix = fields::string_prefix_size(m.type);
   if (prefix) {
-    const std::uint64_t length = s.size() + (zero_ended(m.type) ? 1 : 0);
+    const std::uint64_t length = s.size() + (fields::is_zero_ended_string(m.type) ? 1 : 0);
     if (prefix < 4 && length >> (8 * prefix)) line.fail_at(at, fmt::format("{} holds at most {} bytes", m.name, (1u << (8 * prefix)) - 1));
     store_integer(out, length, prefix);
   } else if (s.find('\0') != std::string::npos) {
     line.fail_at(at, fmt::format("{} ends at its first zero byte: the text cannot hold one", m.name));
   }
   out.insert(out.end(), s.begin(), s.end());
-  if (!prefix || zero_ended(m.type)) out.push_back(0);
+  if (!prefix || fields::is_zero_ended_string(m.type)) out.push_back(0);
 }
 
 void parse_one(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanner& line, const FieldTextContext& context) {
-  if (string_prefix(m.type) || m.type == ValueType::ZString) {
+  if (fields::string_prefix_size(m.type) || m.type == ValueType::ZString) {
     store_string(out, m, line, context);
   } else if (m.type == ValueType::Struct && m.structure->positional) {
     // The messages are made only on an error: this runs for every vertex of a navmesh.
@@ -657,7 +641,6 @@ void parse_one(std::vector<std::uint8_t>& out, const LayoutMember& m, LineScanne
     parse_element(out, m, line, context);
   }
 }
-
 
 // Whether m is an array of plain values or of tuples of them (navmesh geometry, landscape
 // normals and colours, heights): what parse_element_array reads.

@@ -157,17 +157,54 @@ std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const
 std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
                                         bool field_end, bool localized,
                                         const std::function<void(std::size_t, std::span<const std::uint8_t>)>& on = {});
+// The values of a sequence's integer members by position, for the `[@count]` arrays after them:
+// on the stack for sequences of up to 32 members (nearly all), else on the heap.
+class MemberIntegers {
+ public:
+  explicit MemberIntegers(std::size_t members) {
+    if (members > std::size(small_)) {
+      large_.assign(members, 0);
+      values_ = large_;
+    }
+  }
+  MemberIntegers(const MemberIntegers&) = delete;  // values_ may point into small_
+  MemberIntegers& operator=(const MemberIntegers&) = delete;
+  std::span<std::uint64_t> values() { return values_; }
+
+ private:
+  std::uint64_t small_[32] = {};
+  std::vector<std::uint64_t> large_;
+  std::span<std::uint64_t> values_{small_};
+};
 // The element count of a `[@count]` member from its siblings' values.
 std::uint64_t counted_by(const LayoutMember& m, std::span<const std::uint64_t> siblings);
 // Whether a member holds one integer (a sibling count may name it).
 bool is_integer_scalar(const LayoutMember& m);
+// Integer types with a sign (i8..i64).
+inline bool is_signed_integer(ValueType t) {
+  return t == ValueType::I8 || t == ValueType::I16 || t == ValueType::I32 || t == ValueType::I64;
+}
+// The size of a length-prefixed string's length (str8/zstr8 1, str16/zstr16 2, str32/zstr32 4);
+// 0 for every other type.
+inline std::uint32_t string_prefix_size(ValueType t) {
+  switch (t) {
+    case ValueType::Str8: case ValueType::ZStr8: return 1;
+    case ValueType::Str16: case ValueType::ZStr16: return 2;
+    case ValueType::Str32: case ValueType::ZStr32: return 4;
+    default: return 0;
+  }
+}
+// Whether a length-prefixed string type counts a terminating zero in its length (zstr8..zstr32).
+inline bool is_zero_ended_string(ValueType t) {
+  return t == ValueType::ZStr8 || t == ValueType::ZStr16 || t == ValueType::ZStr32;
+}
 // The bytes one element of a member takes at the start of data (an array's element; the member
 // itself when it is not an array), for members that do not take the rest of the field.
 std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<const std::uint8_t> data, bool localized);
 // The integer a member of integer type holds at p (sign-extended for signed types).
 inline std::uint64_t load_member_integer(const LayoutMember& m, const std::uint8_t* p) {
   // Inline: it runs for every integer of the long arrays (navmeshes, landscapes).
-  const bool sign = m.type == ValueType::I8 || m.type == ValueType::I16 || m.type == ValueType::I32 || m.type == ValueType::I64;
+  const bool sign = is_signed_integer(m.type);
   switch (m.element_size()) {
     case 1: return sign ? std::uint64_t(std::int64_t(std::int8_t(p[0]))) : p[0];
     case 2: return sign ? std::uint64_t(std::int64_t(le::load<std::int16_t>(p))) : le::u16(p);
