@@ -1,36 +1,23 @@
 """tesmod cleaning from Python: Plugin.clean() and LoadOrder.clean_report() on a load order made by
 ../shared/bench/make_load_order.py (with its answers), the cleaned plugin saved and compared with
 what `tesmod clean` writes."""
-import json
-import os
 import shutil
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 
 import tesmod
+from generated_orders import expected, make_load_order
 
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
 KINDS = ("itm", "itm_kept", "itpo", "udr", "nav", "deleted_other")
 
 
 @pytest.fixture(scope="session")
 def generated(tmp_path_factory):
-    if not (BENCH / "make_load_order.py").exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{BENCH} has no make_load_order.py and CI=true")
-        pytest.skip(f"{BENCH} has no make_load_order.py (../shared is not there)")
-    work = tmp_path_factory.mktemp("clean")
-    master = work / "master.esm"
-    subprocess.run([sys.executable, BENCH / "make_big_plugin.py", master, "--records", "2000", "--game", "oblivion",
-                    "--seed", "51"], check=True, capture_output=True)
-    out = work / "lo"
-    subprocess.run([sys.executable, BENCH / "make_load_order.py", master, out, "--plugins", "4", "--seed", "53"],
-                   check=True, capture_output=True)
-    return out, json.loads((out / "expected.json").read_text())
+    out = make_load_order(tmp_path_factory.mktemp("clean"), "oblivion", 51, 53, plugins=4)
+    return out, expected(out)
 
 
 def test_dry_run_report(generated):

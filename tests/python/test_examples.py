@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import tesmod
+from generated_orders import SHARED, make_load_order
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
 EXAMPLES = ROOT / "examples"
 
 
@@ -31,28 +31,16 @@ def tesmod_cli():
     return cli
 
 
-def make_order(work, game, seed):
-    if not (SHARED / "bench" / "make_load_order.py").exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{SHARED} has no bench/make_load_order.py and CI=true")
-        pytest.skip(f"{SHARED} has no bench/make_load_order.py (../shared is not there)")
-    master = work / ("Master.esm")
-    subprocess.run([sys.executable, SHARED / "bench" / "make_big_plugin.py", master, "--records", "4000", "--game",
-                    game, "--seed", str(seed)], check=True, capture_output=True)
-    out = work / "Data"
-    subprocess.run([sys.executable, SHARED / "bench" / "make_load_order.py", master, out, "--plugins", "5", "--seed",
-                    str(seed + 1)], check=True, capture_output=True)
-    return out
-
-
 @pytest.fixture(scope="module")
 def sse_data(tmp_path_factory):
-    return make_order(tmp_path_factory.mktemp("examples_sse"), "sse", 501)
+    return make_load_order(tmp_path_factory.mktemp("examples_sse"), "sse", 501, 502, plugins=5, records=4000,
+                           master_name="Master.esm", folder="Data")
 
 
 @pytest.fixture(scope="module")
 def oblivion_data(tmp_path_factory):
-    return make_order(tmp_path_factory.mktemp("examples_oblivion"), "oblivion", 503)
+    return make_load_order(tmp_path_factory.mktemp("examples_oblivion"), "oblivion", 503, 504, plugins=5, records=4000,
+                           master_name="Master.esm", folder="Data")
 
 
 @pytest.fixture(params=["sse", "oblivion"], ids=["skyrimse", "oblivion"])

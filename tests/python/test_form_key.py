@@ -1,17 +1,11 @@
 """tesmod.FormKey: a form by its defining plugin and object id — made, parsed, compared and hashed
 without regard to the plugin name's case — and a LoadOrder looked up by it (the winner, None or
 KeyError, versions), on a load order made by ../shared/bench/make_load_order.py."""
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 import tesmod
-
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+from generated_orders import expected, make_load_order
 
 
 def test_made_parsed_compared_hashed():
@@ -33,18 +27,8 @@ def test_made_parsed_compared_hashed():
 
 @pytest.fixture(scope="session")
 def generated(tmp_path_factory):
-    if not (BENCH / "make_load_order.py").exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{BENCH} has no make_load_order.py and CI=true")
-        pytest.skip(f"{BENCH} has no make_load_order.py (../shared is not there)")
-    work = tmp_path_factory.mktemp("form_key")
-    master = work / "master.esm"
-    subprocess.run([sys.executable, BENCH / "make_big_plugin.py", master, "--records", "2000", "--game", "sse",
-                    "--seed", "47"], check=True, capture_output=True)
-    out = work / "lo"
-    subprocess.run([sys.executable, BENCH / "make_load_order.py", master, out, "--plugins", "4", "--seed", "48"],
-                   check=True, capture_output=True)
-    return out, json.loads((out / "expected.json").read_text())
+    out = make_load_order(tmp_path_factory.mktemp("form_key"), "sse", 47, 48, plugins=4)
+    return out, expected(out)
 
 
 def test_load_order_by_form_key(generated):

@@ -1,17 +1,11 @@
 """tesmod.load_order: plugins in order, winning records, versions, FormIDs both ways, conflicts and
 checks as dicts, against the corpus' Blank.esm family and a load order made by
 ../shared/bench/make_load_order.py (with the answers it writes)."""
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 import tesmod
-
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+from generated_orders import expected, make_load_order
 
 
 @pytest.fixture(scope="session")
@@ -22,18 +16,8 @@ def blank(corpus):
 
 @pytest.fixture(scope="session")
 def generated(tmp_path_factory):
-    if not (BENCH / "make_load_order.py").exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{BENCH} has no make_load_order.py and CI=true")
-        pytest.skip(f"{BENCH} has no make_load_order.py (../shared is not there)")
-    work = tmp_path_factory.mktemp("load_order")
-    master = work / "master.esm"
-    subprocess.run([sys.executable, BENCH / "make_big_plugin.py", master, "--records", "2000", "--game", "sse",
-                    "--seed", "41"], check=True, capture_output=True)
-    out = work / "lo"
-    subprocess.run([sys.executable, BENCH / "make_load_order.py", master, out, "--plugins", "5", "--seed", "43"],
-                   check=True, capture_output=True)
-    return out, json.loads((out / "expected.json").read_text())
+    out = make_load_order(tmp_path_factory.mktemp("load_order"), "sse", 41, 43, plugins=5)
+    return out, expected(out)
 
 
 def test_plugins_and_indices(blank):

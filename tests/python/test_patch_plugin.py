@@ -3,44 +3,20 @@ edited and saved with the masters they name; new records; ITPO reported; the sam
 same edits; bad input refused with nothing written. Load orders made by
 ../shared/bench/make_load_order.py with this file's seeds; the written plugins read back by tesmod,
 by the load order again, and by the independent reader ../shared/tools/inspect_plugin.py."""
-import json
-import os
 import shutil
 import struct
 import subprocess
 import sys
-import warnings
-from pathlib import Path
 
 import pytest
 
 import tesmod
-
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-
-
-def need_shared():
-    if not (SHARED / "bench" / "make_load_order.py").exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{SHARED} has no bench/make_load_order.py and CI=true")
-        pytest.skip(f"{SHARED} has no bench/make_load_order.py (../shared is not there)")
-
-
-def make_order(work, game, seed, plugins=4, records=3000):
-    """make_load_order.py needs a master of some thousands of records to plant its cases in."""
-    need_shared()
-    master = work / ("master.esm")
-    subprocess.run([sys.executable, SHARED / "bench" / "make_big_plugin.py", master, "--records", str(records),
-                    "--game", game, "--seed", str(seed)], check=True, capture_output=True)
-    out = work / "lo"
-    subprocess.run([sys.executable, SHARED / "bench" / "make_load_order.py", master, out, "--plugins", str(plugins),
-                    "--seed", str(seed + 1)], check=True, capture_output=True)
-    return out
+from generated_orders import SHARED, make_load_order
 
 
 @pytest.fixture(scope="module")
 def sse_order(tmp_path_factory):
-    return make_order(tmp_path_factory.mktemp("patch_plugin_sse"), "sse", 71)
+    return make_load_order(tmp_path_factory.mktemp("patch_plugin_sse"), "sse", 71, 72, plugins=4, records=3000)
 
 
 def inspect(path):
