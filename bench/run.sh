@@ -29,6 +29,17 @@ floor=$cache/floor
 copy=$cache/copy.esm
 
 want() { [[ $section == all || $section == "$1" ]]; }
+# Peak resident memory (KB), the largest of three runs each.
+peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
+# The 100-plugin load order over the fixture (sections loadorder, clean, patchers), made once.
+lo=$cache/loadorder
+make_loadorder() {
+  if [[ ! -f $lo/expected.json ]]; then
+    echo "bench: making the 100-plugin load order (about a minute)"
+    rm -rf "$lo"
+    python3 "$shared/bench/make_load_order.py" "$big" "$lo" --plugins 100 --seed 1 >/dev/null
+  fi
+}
 : >"$cache/report.md"
 cd "$cache"
 
@@ -44,8 +55,6 @@ hyperfine -N -w 3 -r "$runs" --export-json "$cache/times.json" \
   -n verify "$tesmod verify $big" \
   -n rewrite "$tesmod rewrite $big -o $copy" >/dev/null
 
-# Peak resident memory (KB), the largest of three runs each.
-peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
 {
   echo "floor-walk $(peak "$floor" walk "$big")"
   echo "info $(peak "$tesmod" info "$big")"
@@ -236,7 +245,6 @@ if [[ -n ${TESMOD_BASELINE:-} ]]; then
   base_bytes=$(du -sb "$base_dir" | cut -f1)
   rm -rf "$cache/text3" "$base_dir" "$cache/text-baseline.esm"
 fi
-peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
 export_peak=0
 for _ in 1 2 3; do
   eval "$(aside "$cache/text2")"
@@ -310,12 +318,7 @@ fi
 # libdeflate inflate pass over all of its files in one process, on two threads, from one run;
 # peak RSS the largest of three runs. Run it on an idle machine: under load the floor slows more.
 if want loadorder; then
-lo=$cache/loadorder
-if [[ ! -f $lo/expected.json ]]; then
-  echo "bench: making the 100-plugin load order (about a minute)"
-  rm -rf "$lo"
-  python3 "$shared/bench/make_load_order.py" "$big" "$lo" --plugins 100 --seed 1 >/dev/null
-fi
+make_loadorder
 lo_files=("$lo"/*.esm "$lo"/*.esp)
 hyperfine -N -i -w 3 -r "$runs" --export-json "$cache/loadorder-times.json" \
   -n floor-walk-all "$floor walk ${lo_files[*]}" \
@@ -327,7 +330,6 @@ hyperfine -N -i -w 3 -r "$runs" --export-json "$cache/loadorder-times.json" \
 # check takes seconds a run: fewer of them (`-i`: it exits 1 when it finds problems, as it does here).
 hyperfine -N -i -w 1 -r "$(( runs < 5 ? runs : 5 ))" --export-json "$cache/loadorder-check-times.json" \
   -n check "$tesmod check --data $lo --json --threads 2" >/dev/null
-peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
 lo_peak_conflicts=$(peak "$tesmod" conflicts --data "$lo" --json --threads 2)
 lo_peak_check=$(peak "$tesmod" check --data "$lo" --json --threads 2)
 lo_peak_clean=$(peak "$tesmod" clean --all --data "$lo" --dry-run --json --threads 2)
@@ -366,12 +368,7 @@ fi
 # the fixture as its master, against `tesmod info` of the master; `clean --all --dry-run` over the
 # 100-plugin load order against the floor's header walk of all its files in one process.
 if want clean; then
-lo=$cache/loadorder
-if [[ ! -f $lo/expected.json ]]; then
-  echo "bench: making the 100-plugin load order (about a minute)"
-  rm -rf "$lo"
-  python3 "$shared/bench/make_load_order.py" "$big" "$lo" --plugins 100 --seed 1 >/dev/null
-fi
+make_loadorder
 cl=$cache/clean
 if [[ ! -f $cl/expected.json ]]; then
   echo "bench: making a ~1 MB plugin over the fixture"
@@ -387,7 +384,6 @@ hyperfine -N -i -w 3 -r "$runs" --export-json "$cache/clean-times.json" \
   -n floor-walk-all "$floor walk ${lo_files[*]}" \
   -n clean-all "$tesmod clean --all --data $lo --dry-run --json --threads 2" >/dev/null
 rm -f "$out"
-peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
 cl_peak=$(peak "$tesmod" clean "$cl/Mod_01.esp" --dry-run --json)
 cl_all_peak=$(peak "$tesmod" clean --all --data "$lo" --dry-run --json --threads 2)
 cl_size=$(wc -c <"$cl/Mod_01.esp")
@@ -428,7 +424,6 @@ hyperfine -N -w 3 -r "$runs" --export-json "$cache/patch-times.json" \
   -n floor-walk-all "$floor walk ${po_files[*]}" \
   -n patch "$tesmod patch --data $po -o $cache/patch-out/BP.esp --threads 2" \
   -n patch-dry-run "$tesmod patch --data $po --dry-run --json --threads 2" >/dev/null
-peak() { local m=0 v; for _ in 1 2 3; do v=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1); ((v > m)) && m=$v; done; echo "$m"; }
 po_peak=$(peak "$tesmod" patch --data "$po" -o "$cache/patch-out/BP.esp" --threads 2)
 po_bytes=$(cat "${po_files[@]}" | wc -c)
 wb_json=""
@@ -469,12 +464,7 @@ fi
 # with one typed member edited (OBND x1), then saved: Python (bench/python_patcher.py) against
 # the same through the C++ API (bench/patcher.cpp). Whole processes, load order opened in each.
 if want patchers; then
-lo=$cache/loadorder
-if [[ ! -f $lo/expected.json ]]; then
-  echo "bench: making the 100-plugin load order (about a minute)"
-  rm -rf "$lo"
-  python3 "$shared/bench/make_load_order.py" "$big" "$lo" --plugins 100 --seed 1 >/dev/null
-fi
+make_loadorder
 py="$(command -v /usr/bin/python3 || command -v python3)"
 pp="$root/bench/python_patcher.py"
 export PYTHONPATH="$root/build-bench/python"
