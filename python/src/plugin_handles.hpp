@@ -125,17 +125,22 @@ struct OpenPlugin {
   }
   std::string self_name;  // set for plugins with no file (patches)
   // The masters as the plugin holds them now (edited or as read), as stored (code-page bytes).
-  std::vector<std::string> master_names() {
+  // A file's are read once (typed fields name every FormID through them); a model's each time.
+  const std::vector<std::string>& master_names() {
+    if (!model && read_masters) return *read_masters;
     std::vector<std::string> out;
     const FileHeader h = model ? model->header() : reader().header();
     for (const MasterFile& m : h.masters) out.push_back(m.name);
-    return out;
+    auto& slot = model ? model_masters : read_masters;
+    slot = std::move(out);
+    return *slot;
   }
+  std::optional<std::vector<std::string>> read_masters, model_masters;
   // The form a FormID of this plugin's fields names: (defining plugin's file name, object id). The
   // top byte indexes the masters; past them it is the plugin itself.
   std::pair<std::string, std::uint32_t> form_of(std::uint32_t form_id) {
     if (patch_form_of) return patch_form_of(form_id);
-    const std::vector<std::string> masters = master_names();
+    const std::vector<std::string>& masters = master_names();
     const std::uint32_t index = form_id >> 24;
     return {index < masters.size() ? masters[index] : own_name(), form_id & 0xFFFFFFu};
   }
@@ -143,7 +148,7 @@ struct OpenPlugin {
   // plugin itself).
   std::uint32_t form_id_of(const std::string& plugin, std::uint32_t object_id) {
     if (patch_form_id_of) return patch_form_id_of(plugin, object_id);
-    const std::vector<std::string> masters = master_names();
+    const std::vector<std::string>& masters = master_names();
     for (std::size_t i = 0; i < masters.size(); ++i)
       if (ascii::iequals(masters[i], plugin)) return std::uint32_t(i) << 24 | (object_id & 0xFFFFFFu);
     if (ascii::iequals(own_name(), plugin)) return std::uint32_t(masters.size()) << 24 | (object_id & 0xFFFFFFu);
