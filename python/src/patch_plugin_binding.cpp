@@ -155,21 +155,10 @@ class PyPatchPlugin {
   }
 
  private:
-  // Adds a record of this type and keeps the handles' FormID index up to date without rebuilding
-  // it (a rebuild per record made a 10,000-record patcher quadratic): the new record is indexed
-  // unless its group's storage moved, which only marks the index stale.
-  py::object added(Signature type, const std::function<Record&()>& add) {
-    const auto storage = [&]() -> std::pair<const Node*, std::size_t> {
-      for (const Node& n : patch_->plugin().top())
-        if (n.is_group() && n.group().type() == 0 && n.group().label() == type.value())
-          return {n.group().children.data(), n.group().children.size()};
-      return {nullptr, 0};
-    };
-    const auto before = storage();
-    Record& r = add();
-    const auto after = storage();
-    if (before.first == nullptr || after.first != before.first) state_->by_id_stale = true;
-    else if (after.second != before.second && !state_->by_id_stale) state_->by_id[r.form_id()].push_back(&r);
+  // Adds a record through add, the handles' FormID index kept current (OpenPlugin::track_add).
+  template <class Add>
+  py::object added(Signature type, Add&& add) {
+    Record& r = state_->track_add(type, std::forward<Add>(add));
     return py::cast(PyRecord(state_, r.type(), r.form_id()));
   }
   py::object handle(Record& r) {  // a record the patch holds already

@@ -202,13 +202,26 @@ struct OpenPlugin {
                              " records; an edit by FormID would be ambiguous");
   }
   Record& add(Record r) {
-    Plugin& p = edit();
-    Group& group = p.top_group(r.type());
-    const Node* before = group.children.data();
-    Record& added = p.add(std::move(r));
-    // Appending moves the group's records only when its storage grows.
-    if (group.children.data() != before) by_id_stale = true;
-    else if (!by_id_stale) by_id[added.form_id()].push_back(&added);
+    const Signature type = r.type();
+    return track_add(type, [&]() -> Record& { return edit().add(std::move(r)); });
+  }
+  // Runs add, which may append a record of this type to the model's top-level group (a patch
+  // returns one it has instead), keeping by_id current without rebuilding it: appending moves the
+  // group's records only when its storage grows (or the group is new), which marks it stale.
+  template <class Add>
+  Record& track_add(Signature type, Add&& add) {
+    const auto storage = [&]() -> std::pair<const Node*, std::size_t> {
+      for (const Node& n : model->top())
+        if (n.is_group() && n.group().type() == 0 && n.group().label() == type.value())
+          return {n.group().children.data(), n.group().children.size()};
+      return {nullptr, 0};
+    };
+    edit();
+    const auto before = storage();
+    Record& added = add();
+    const auto after = storage();
+    if (before.first == nullptr || after.first != before.first) by_id_stale = true;
+    else if (after.second != before.second && !by_id_stale) by_id[added.form_id()].push_back(&added);
     return added;
   }
   bool remove(std::uint32_t form_id) {
