@@ -12,13 +12,14 @@
 """
 import sys
 import warnings
+from pathlib import Path
 
 import tesmod
 
 
 def patch(data, type_, field, member, count, out):
     lo = tesmod.load_order(data=data)
-    plugin = lo.new_plugin(out.rsplit("/", 1)[-1])
+    plugin = lo.new_plugin(Path(out).name)
     for record in lo.winning(type_)[:int(count)]:
         copy = plugin.add_override(record)
         value = copy[field]
@@ -51,7 +52,7 @@ def main(argv):
         read(tesmod.load_order(data=argv[2]).winning(argv[3]))
     elif argv[1] == "collect":
         lo = tesmod.load_order(data=argv[2])
-        plugin = lo.new_plugin(argv[4].rsplit("/", 1)[-1])
+        plugin = lo.new_plugin(Path(argv[4]).name)
         for record in lo.winning(argv[3]):
             plugin.add_override(record)
         with warnings.catch_warnings():

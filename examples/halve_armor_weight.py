@@ -6,13 +6,14 @@ DATA_DIR is the game's Data folder (its plugins.txt gives the load order). OUT d
 HalvedArmor.esp in DATA_DIR. Oblivion and Skyrim alike: both games' armor DATA has a weight.
 """
 import sys
+from pathlib import Path
 
 import tesmod
 
 
 def halve_armor_weight(data, out=None):
     lo = tesmod.load_order(data=data)
-    patch = lo.new_plugin("HalvedArmor.esp" if out is None else out.replace("\\", "/").rsplit("/", 1)[-1])
+    patch = lo.new_plugin("HalvedArmor.esp" if out is None else Path(out).name)
     for armor in lo.winning("ARMO"):
         stats = armor.get("DATA")
         if not isinstance(stats, dict) or not stats.get("weight"):

@@ -7,6 +7,7 @@ reaches with the keyword added to KWDA and the count in KSIZ. OUT defaults to
 LeveledWeaponKeyword.esp in DATA_DIR.
 """
 import sys
+from pathlib import Path
 
 import tesmod
 
@@ -32,7 +33,7 @@ def keyword_leveled_weapons(data, list_editor_id, out=None):
     lists = [r for r in lo.winning("LVLI") if r.editor_id == list_editor_id]
     if not lists:
         raise SystemExit(f"no winning LVLI has the EditorID {list_editor_id}")
-    patch = lo.new_plugin("LeveledWeaponKeyword.esp" if out is None else out.replace("\\", "/").rsplit("/", 1)[-1])
+    patch = lo.new_plugin("LeveledWeaponKeyword.esp" if out is None else Path(out).name)
     keyword = patch.add_record("KYWD", {"EDID": "tesmodFromLeveledList"})
     for weapon in reached_weapons(lo, lists[0], set()):
         copy = patch.add_override(weapon)

@@ -9,6 +9,7 @@ result differs from the winning version, the patch holds it. Lists whose entries
 (Skyrim's COED) are left alone. OUT defaults to MergedLists.esp in DATA_DIR.
 """
 import sys
+from pathlib import Path
 
 import tesmod
 
@@ -34,7 +35,7 @@ def merged_entries(versions):
 
 def merge_leveled_lists(data, out=None):
     lo = tesmod.load_order(data=data)
-    patch = lo.new_plugin("MergedLists.esp" if out is None else out.replace("\\", "/").rsplit("/", 1)[-1])
+    patch = lo.new_plugin("MergedLists.esp" if out is None else Path(out).name)
     for type_ in TYPES:
         for winner in lo.winning(type_):
             versions = [v["record"] for v in lo.versions(winner.form_key)]
