@@ -67,6 +67,34 @@ std::uint64_t load_count(const std::uint8_t* p, std::uint32_t size) {
 
 }  // namespace
 
+namespace {
+
+// walk_members over the first `stop` members (the ones after are not read: a caller after the
+// FormIDs of a navmesh need not measure its grid); on is any callable, so that measuring (which
+// has nothing to call) pays for no std::function.
+template <class On>
+std::optional<std::size_t> walk_prefix(std::span<const LayoutMember> members, std::size_t stop,
+                                       std::span<const std::uint8_t> data, bool field_end, bool localized, On&& on) {
+  MemberIntegers integers(members.size());  // for `[@count]` arrays
+  const std::span<std::uint64_t> values = integers.values();
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < stop; ++i) {
+    const LayoutMember& m = members[i];
+    if (m.optional && field_end && at == data.size()) break;  // the field ends before its optional members
+    const auto size = measure_member(m, data.subspan(at), field_end && i + 1 == members.size(), localized,
+                                     values.first(std::min(i, values.size())));
+    if (!size) return std::nullopt;
+    if (is_integer_scalar(m) && m.element_size() && i < values.size()) values[i] = load_member_integer(m, data.data() + at);
+    on(i, data.subspan(at, *size));
+    at += *size;
+  }
+  return at;
+}
+
+void nothing(std::size_t, std::span<const std::uint8_t>) {}
+
+}  // namespace
+
 std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<const std::uint8_t> data, bool localized) {
   switch (m.type) {
     case ValueType::Str8: case ValueType::Str16: case ValueType::Str32:
@@ -91,7 +119,7 @@ std::optional<std::size_t> measure_element(const LayoutMember& m, std::span<cons
     }
     case ValueType::Struct:
       if (m.structure->plain) return data.size() >= m.structure->size ? std::optional<std::size_t>(m.structure->size) : std::nullopt;
-      return walk_members(m.structure->members, data, false, localized);
+      return walk_prefix(m.structure->members, m.structure->members.size(), data, false, localized, nothing);
     default: {
       const std::uint32_t size = m.element_size();
       if (size == 0 || data.size() < size) return std::nullopt;
@@ -117,20 +145,8 @@ std::uint64_t counted_by(const LayoutMember& m, std::span<const std::uint64_t> s
 std::optional<std::size_t> walk_members(std::span<const LayoutMember> members, std::span<const std::uint8_t> data,
                                         bool field_end, bool localized,
                                         const std::function<void(std::size_t, std::span<const std::uint8_t>)>& on) {
-  MemberIntegers integers(members.size());  // for `[@count]` arrays
-  const std::span<std::uint64_t> values = integers.values();
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < members.size(); ++i) {
-    const LayoutMember& m = members[i];
-    if (m.optional && field_end && at == data.size()) break;  // the field ends before its optional members
-    const auto size = measure_member(m, data.subspan(at), field_end && i + 1 == members.size(), localized,
-                                     values.first(std::min(i, values.size())));
-    if (!size) return std::nullopt;
-    if (is_integer_scalar(m) && m.element_size() && i < values.size()) values[i] = load_member_integer(m, data.data() + at);
-    if (on) on(i, data.subspan(at, *size));
-    at += *size;
-  }
-  return at;
+  if (!on) return walk_prefix(members, members.size(), data, field_end, localized, nothing);
+  return walk_prefix(members, members.size(), data, field_end, localized, on);
 }
 
 std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const std::uint8_t> data, bool last,
@@ -182,7 +198,21 @@ std::optional<std::size_t> measure_member(const LayoutMember& m, std::span<const
 
 namespace {
 
-void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std::size_t base, bool last, bool localized,
+// Whether a member is a FormID or holds one (in a struct, at any depth).
+bool holds_form_id(const LayoutMember& m) {
+  if (m.type == ValueType::FormId) return true;
+  if (m.type != ValueType::Struct || !m.structure) return false;
+  return std::any_of(m.structure->members.begin(), m.structure->members.end(), holds_form_id);
+}
+
+// The members up to and including the last one holding a FormID (0: none does).
+std::size_t form_id_prefix(std::span<const LayoutMember> members) {
+  for (std::size_t i = members.size(); i > 0; --i)
+    if (holds_form_id(members[i - 1])) return i;
+  return 0;
+}
+
+void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std::size_t base, bool localized,
                  const std::function<void(std::size_t, const LayoutMember&)>& visit);
 
 // One element at data (measured to fit).
@@ -192,21 +222,21 @@ void form_ids_in_element(const LayoutMember& m, std::span<const std::uint8_t> da
     visit(base, m);
   } else if (m.type == ValueType::Struct) {
     const auto& members = m.structure->members;
-    walk_members(members, data, false, localized, [&](std::size_t i, std::span<const std::uint8_t> bytes) {
-      form_ids_in(members[i], bytes, base + std::size_t(bytes.data() - data.data()), false, localized, visit);
-    });
+    walk_prefix(members, form_id_prefix(members), data, false, localized,
+                [&](std::size_t i, std::span<const std::uint8_t> bytes) {
+                  form_ids_in(members[i], bytes, base + std::size_t(bytes.data() - data.data()), localized, visit);
+                });
   }
 }
 
 // A member whose bytes are exactly data.
-void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std::size_t base, bool last, bool localized,
+void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std::size_t base, bool localized,
                  const std::function<void(std::size_t, const LayoutMember&)>& visit) {
-  if (m.type != ValueType::FormId && m.type != ValueType::Struct) return;
+  if (!holds_form_id(m)) return;
   if (!m.array) {
     form_ids_in_element(m, data, base, localized, visit);
     return;
   }
-  (void)last;
   std::size_t at = m.count_prefix;
   while (at < data.size()) {
     const auto size = measure_element(m, data.subspan(at), localized);
@@ -220,10 +250,10 @@ void form_ids_in(const LayoutMember& m, std::span<const std::uint8_t> data, std:
 
 void for_each_form_id(const FieldLayout& layout, std::span<const std::uint8_t> data, bool localized,
                       const std::function<void(std::size_t offset, const LayoutMember& member)>& visit) {
-  walk_members(layout.members, data, true, localized, [&](std::size_t i, std::span<const std::uint8_t> bytes) {
-    form_ids_in(layout.members[i], bytes, std::size_t(bytes.data() - data.data()), i + 1 == layout.members.size(),
-                localized, visit);
-  });
+  walk_prefix(layout.members, form_id_prefix(layout.members), data, true, localized,
+              [&](std::size_t i, std::span<const std::uint8_t> bytes) {
+                form_ids_in(layout.members[i], bytes, std::size_t(bytes.data() - data.data()), localized, visit);
+              });
 }
 
 bool FieldLayout::fits_size(std::size_t size) const {

@@ -20,23 +20,46 @@ const Signature kQuestTypes[] = {Signature("QUST")};
 const Signature kTopicTypes[] = {Signature("DIAL")};
 const Signature kGlobalTypes[] = {Signature("GLOB")};
 
+// Where the walker sends what it finds: a FormID (which it may change), and the layout each
+// field was read by (for callers that check values while the field is decoded).
+class Sink {
+ public:
+  virtual void form_id(std::uint32_t& form_id, const FormReference& where) = 0;
+  virtual void layout(std::size_t, const FieldLayout*, const FieldSite&) {}
+
+ protected:
+  ~Sink() = default;
+};
+
+// Walks a record's fields for FormIDs. Reads through views of the fields; when given the fields
+// themselves (visit_form_references), writes changed FormIDs back into them.
 class Walker {
  public:
-  Walker(Game game, Signature record_type, std::vector<Field>& fields,
-         const std::function<void(std::uint32_t&, const FormReference&)>& visit, const FormReferenceOptions& options)
-      : game_(game), record_type_(record_type), fields_(fields), visit_(visit), options_(options) {}
+  // Read only.
+  Walker(Game game, Signature record_type, std::span<const FieldRef> view, Sink& sink, const FormReferenceOptions& options)
+      : game_(game), record_type_(record_type), view_(view), sink_(sink), options_(options) {
+    init();
+  }
+  // Writing changed FormIDs back into the fields.
+  Walker(Game game, Signature record_type, std::vector<Field>& fields, Sink& sink, const FormReferenceOptions& options)
+      : game_(game), record_type_(record_type), fields_(&fields), sink_(sink), options_(options) {
+    owned_view_.reserve(fields.size());
+    for (const Field& f : fields) owned_view_.push_back({f.type, f.data});
+    view_ = owned_view_;
+    init();
+  }
 
   bool run() {
     const bool skyrim = game_ != Game::Oblivion;
-    for (std::size_t i = 0; i < fields_.size(); ++i) {
-      Field& f = fields_[i];
-      if (f.type == kCTDA || f.type == kCTDT) {
+    for (std::size_t i = 0; i < view_.size(); ++i) {
+      const Signature t = view_[i].type;
+      if (t == kCTDA || t == kCTDT) {
         condition(i);
-      } else if (f.type == kCIS1 || f.type == kCIS2) {
+      } else if (t == kCIS1 || t == kCIS2) {
         continue;
-      } else if (skyrim && f.type == kVmadSignature) {
+      } else if (skyrim && t == kVmadSignature) {
         vmad(i);
-      } else if (record_type_ == kPACK && f.type != Signature("EDID") && (skyrim || package_field_oblivion(i))) {
+      } else if (record_type_ == kPACK && t != Signature("EDID") && (skyrim || package_field_oblivion(i))) {
         if (skyrim) package_field_skyrim(i);
       } else {
         by_layout(i);
@@ -46,34 +69,37 @@ class Walker {
   }
 
  private:
+  void init() {
+    site_.record_type = record_type_;
+    site_.localized = options_.localized;
+    site_.form_version = options_.form_version;
+  }
+
   void at(std::size_t i, std::size_t offset, std::string_view what, std::span<const Signature> types = {}) {
-    Field& f = fields_[i];
+    const FieldRef& f = view_[i];
     if (offset + 4 > f.data.size()) return;
     std::uint32_t value = le::u32(f.data.data() + offset);
     if (value == 0) return;
     const std::uint32_t old = value;
-    visit_(value, FormReference{f.type, i, what, types, offset});
-    if (value != old) {
-      le::store(f.data.data() + offset, value);
+    sink_.form_id(value, FormReference{f.type, i, what, types, offset});
+    if (value != old && fields_) {
+      // In place: the field's buffer does not move, so the view stays valid.
+      le::store((*fields_)[i].data.data() + offset, value);
       changed_ = true;
     }
   }
 
   void by_layout(std::size_t i) {
-    const Field& f = fields_[i];
+    const FieldRef& f = view_[i];
     const LayoutTable& table = layout_table(game_);
     const FieldLayout* layout = nullptr;
     if (table.has_conditions(record_type_)) {
-      refs_.clear();  // anew each time: a VMAD rewritten above may have moved its bytes
-      for (std::size_t k = 0; k < i; ++k) refs_.push_back({fields_[k].type, fields_[k].data});
-      FieldSite site;
-      site.record_type = record_type_;
-      site.earlier = refs_;
-      site.localized = options_.localized;
-      layout = table.choose(f.type, f.data, site);
+      site_.earlier = view_.first(i);
+      layout = table.choose(f.type, f.data, site_);
     } else {
       layout = table.choose(record_type_, f.type, f.data, options_.localized);
     }
+    sink_.layout(i, layout, site_);
     if (!layout) return;
     if (layout->simple) {
       const std::size_t rest = f.data.size() - layout->fixed_size;
@@ -88,6 +114,7 @@ class Walker {
       }
       return;
     }
+    if (!holds_form_ids(layout->members)) return;
     // Offsets first: visiting may rewrite the field.
     std::vector<std::pair<std::size_t, const LayoutMember*>> found;
     for_each_form_id(*layout, f.data, options_.localized,
@@ -95,8 +122,17 @@ class Walker {
     for (const auto& [offset, m] : found) at(i, offset, m->name, m->form_types);
   }
 
+  // Whether any member (or a member of a struct inside) is a FormID: most layouts that must be
+  // walked hold none, and need no walk here.
+  static bool holds_form_ids(std::span<const LayoutMember> members) {
+    for (const LayoutMember& m : members)
+      if (m.type == ValueType::FormId || (m.type == ValueType::Struct && m.structure && holds_form_ids(m.structure->members)))
+        return true;
+    return false;
+  }
+
   void condition(std::size_t i) {
-    const Field& f = fields_[i];
+    const FieldRef& f = view_[i];
     Condition c;
     try {
       c = decode_condition(game_, f.type, f.data, ErrorContext{});
@@ -116,7 +152,7 @@ class Walker {
   }
 
   void vmad(std::size_t i) {
-    Field& f = fields_[i];
+    const FieldRef& f = view_[i];
     Vmad v;
     try {
       v = decode_vmad(f.data, record_type_, ErrorContext{});
@@ -127,7 +163,7 @@ class Walker {
     auto object = [&](VmadObject& o, const std::string& what) {
       if (o.form_id == 0) return;
       std::uint32_t value = o.form_id;
-      visit_(value, FormReference{f.type, i, what, {}, FormReference::kUnknownOffset});
+      sink_.form_id(value, FormReference{f.type, i, what, {}, FormReference::kUnknownOffset});
       if (value != o.form_id) {
         o.form_id = value;
         modified = true;
@@ -149,9 +185,11 @@ class Walker {
           object(a.object, "VMAD alias owner");
           scripts(a.scripts);
         }
-    if (!modified) return;
+    if (!modified || !fields_) return;
     try {
-      f.data = encode_vmad(v);
+      Field& field = (*fields_)[i];
+      field.data = encode_vmad(v);
+      owned_view_[i] = {field.type, field.data};  // its bytes moved
       changed_ = true;
     } catch (const std::exception&) {
     }
@@ -159,7 +197,7 @@ class Walker {
 
   // Skyrim PACK fields after EDID: the package's own forms at their fixed places.
   void package_field_skyrim(std::size_t i) {
-    const Field& f = fields_[i];
+    const FieldRef& f = view_[i];
     const Signature t = f.type;
     if (t == Signature("PKCU")) {
       seen_counter_ = true;
@@ -187,7 +225,7 @@ class Walker {
 
   // Oblivion PACK: the location and target (the package block's fields); true when handled.
   bool package_field_oblivion(std::size_t i) {
-    const Field& f = fields_[i];
+    const FieldRef& f = view_[i];
     if (f.type == Signature("PLDT") && f.data.size() >= 8) {
       if (holds_form_id(OblivionLocationType(le::i32(f.data.data())))) at(i, 4, "package location");
       return true;
@@ -201,12 +239,35 @@ class Walker {
 
   Game game_;
   Signature record_type_;
-  std::vector<Field>& fields_;
-  const std::function<void(std::uint32_t&, const FormReference&)>& visit_;
+  std::span<const FieldRef> view_;
+  std::vector<FieldRef> owned_view_;  // the view of fields_, when writing
+  std::vector<Field>* fields_ = nullptr;  // null: read only
+  Sink& sink_;
   const FormReferenceOptions& options_;
+  FieldSite site_;  // for layout conditions: the record's fields before the one read (FormIDs never decide them)
   bool changed_ = false;
-  std::vector<FieldRef> refs_;  // the fields for layout conditions (FormIDs never decide them)
   bool seen_counter_ = false;  // Skyrim PACK: CNAM and QNAM before PKCU are forms, after it data
+};
+
+class FunctionSink final : public Sink {
+ public:
+  explicit FunctionSink(const std::function<void(std::uint32_t&, const FormReference&)>& visit) : visit_(visit) {}
+  void form_id(std::uint32_t& form_id, const FormReference& where) override { visit_(form_id, where); }
+
+ private:
+  const std::function<void(std::uint32_t&, const FormReference&)>& visit_;
+};
+
+class ReaderSink final : public Sink {
+ public:
+  explicit ReaderSink(FormReferenceReader& reader) : reader_(reader) {}
+  void form_id(std::uint32_t& form_id, const FormReference& where) override { reader_.form_id(form_id, where); }
+  void layout(std::size_t index, const FieldLayout* layout, const FieldSite& site) override {
+    reader_.layout(index, layout, site);
+  }
+
+ private:
+  FormReferenceReader& reader_;
 };
 
 }  // namespace
@@ -214,7 +275,14 @@ class Walker {
 bool visit_form_references(Game game, Signature record_type, std::vector<Field>& fields,
                            const std::function<void(std::uint32_t& form_id, const FormReference& where)>& visit,
                            const FormReferenceOptions& options) {
-  return Walker(game, record_type, fields, visit, options).run();
+  FunctionSink sink(visit);
+  return Walker(game, record_type, fields, sink, options).run();
+}
+
+void read_form_references(Game game, Signature record_type, std::span<const FieldRef> fields,
+                          FormReferenceReader& reader, const FormReferenceOptions& options) {
+  ReaderSink sink(reader);
+  Walker(game, record_type, fields, sink, options).run();
 }
 
 }  // namespace tesmod::fields

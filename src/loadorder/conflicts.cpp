@@ -91,9 +91,19 @@ void classify(ConflictRecord& r, const std::vector<LoadedRecord>& values, const 
 std::vector<ConflictRecord> find_conflicts(const LoadOrder& order, const ConflictOptions& options,
                                            std::vector<Problem>& problems) {
   const std::vector<std::uint32_t>& active = order.active();
-  order.read_files(active);
+  // The plugins that can hold overrides (those with masters) are indexed whole; the others (the
+  // game's masters, often hundreds of megabytes) are only walked for the records overridden.
+  std::vector<std::uint32_t> with_masters;
+  for (std::uint32_t p : active)
+    if (!order.plugin(p).masters.empty()) with_masters.push_back(p);
+  order.read_files(with_masters);
   std::vector<bool> readable(order.plugins().size(), false);
   for (std::uint32_t p : active) {
+    // A plugin without masters whose header reads: its records are checked when walked, below.
+    if (order.plugin(p).masters.empty() && order.plugin(p).readable()) {
+      readable[p] = true;
+      continue;
+    }
     try {
       order.file(p);
       readable[p] = true;
@@ -144,41 +154,36 @@ std::vector<ConflictRecord> find_conflicts(const LoadOrder& order, const Conflic
     const std::uint32_t d = std::uint32_t(o.key >> 32);
     if (readable[d]) needed[d].add(std::uint32_t(o.key));
   }
-  std::unordered_map<std::uint64_t, std::uint32_t> defining_entry;  // key -> entry index
-  std::mutex defining_lock;
-  std::vector<std::uint32_t> definers;
-  for (const auto& [d, ids] : needed) definers.push_back(d);
-  std::sort(definers.begin(), definers.end());
-  for (std::uint32_t d : definers) {
-    const auto entries = order.file(d).entries();
+  // Each defining plugin walked for them (every active plugin indexed in part is walked whole, so
+  // that damage anywhere in it is reported as a full index would report it).
+  std::vector<std::pair<std::uint64_t, IndexEntry>> definitions;  // key -> the defining record
+  for (std::uint32_t d : active) {
+    if (!readable[d]) continue;
+    const auto ids = needed.find(d);
+    if (ids == needed.end() && !order.plugin(d).masters.empty()) continue;
     const std::uint32_t own = std::uint32_t(order.plugin(d).masters.size());
-    const IdSet& ids = needed.at(d);
-    // Split a large master's entries among the threads.
-    const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(order.threads() * 4, entries.size() / 65536));
-    run_workers(chunks, order.threads(), [&](auto claim) {
-      std::vector<std::pair<std::uint64_t, std::uint32_t>> found;
-      for (std::size_t c = claim(); c < chunks; c = claim()) {
-        const std::size_t from = std::max<std::size_t>(1, entries.size() * c / chunks);
-        const std::size_t to = entries.size() * (c + 1) / chunks;
-        for (std::size_t i = from; i < to; ++i) {
-          const IndexEntry& e = entries[i];
-          if (e.is_group() || (e.id >> 24) < own || !ids.has(e.id)) continue;
-          found.emplace_back(FormKey{d, e.id & 0xFFFFFF}.packed(), std::uint32_t(i));
-        }
-      }
-      std::lock_guard guard(defining_lock);
-      for (const auto& [k, i] : found) {
-        auto [it, fresh] = defining_entry.emplace(k, i);
-        if (!fresh && i < it->second) it->second = i;  // the first of duplicates
-      }
-    });
+    std::vector<IndexEntry> found;
+    try {
+      found = order.find_records(d, [&](const IndexEntry& e) {
+        return ids != needed.end() && (e.id >> 24) >= own && ids->second.has(e.id);
+      });
+    } catch (const std::exception& e) {
+      readable[d] = false;
+      problems.push_back({order.plugin(d).name, fmt::format("left out of the conflicts: {}", e.what())});
+      continue;
+    }
+    for (const IndexEntry& e : found) definitions.emplace_back(FormKey{d, e.id & 0xFFFFFF}.packed(), e);
   }
+  // By key, the first of duplicates (in file order) kept.
+  std::stable_sort(definitions.begin(), definitions.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  definitions.erase(std::unique(definitions.begin(), definitions.end(),
+                                [](const auto& a, const auto& b) { return a.first == b.first; }),
+                    definitions.end());
 
   // The records with their versions in load order (overrides and defining entries both in key order).
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> definitions(defining_entry.begin(), defining_entry.end());
-  std::sort(definitions.begin(), definitions.end());
   std::vector<const PluginFile*> files(order.plugins().size(), nullptr);
-  for (std::uint32_t p : active)
+  for (std::uint32_t p : with_masters)
     if (readable[p]) files[p] = &order.file(p);
   std::vector<ConflictRecord> records;
   records.reserve(overrides.size());
@@ -191,7 +196,7 @@ std::vector<ConflictRecord> find_conflicts(const LoadOrder& order, const Conflic
     r.versions.reserve(j - i + 1);
     while (def != definitions.end() && def->first < overrides[i].key) ++def;
     if (def != definitions.end() && def->first == overrides[i].key)
-      r.versions.push_back({RecordVersion{r.form.plugin, files[r.form.plugin]->entry(def->second)}, {}, false});
+      r.versions.push_back({RecordVersion{r.form.plugin, def->second}, {}, false});
     else
       r.defining_version = false;
     for (std::size_t k = i; k < j; ++k) {

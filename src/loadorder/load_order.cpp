@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "order_rules.hpp"
+#include "record_type_table.hpp"
 #include "tesmod/error.hpp"
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/little_endian.hpp"
@@ -36,6 +37,8 @@ struct LoadOrder::Lazy {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_form_id;
   std::mutex types_lock;
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> ids_of_type;  // record type -> sorted FormIDs
+  std::once_flag type_table_once;
+  RecordTypeTable type_table;
 };
 
 std::string LoadIndex::text() const {
@@ -403,6 +406,38 @@ void LoadOrder::read_files(std::span<const std::uint32_t> positions) const {
   });
 }
 
+std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const RecordWanted& want) const {
+  Lazy& lazy = *lazy_[position];
+  std::vector<IndexEntry> out;
+  if (lazy.full_ready || !lazy.outline) {
+    for (const IndexEntry& e : file(position).entries().subspan(1))  // not the TES4 record
+      if (!e.is_group() && want(e)) out.push_back(e);
+    return out;
+  }
+  const PluginOutline& outline = *lazy.outline;
+  const auto groups = outline.top_groups();
+  // Largest groups first, so that the threads end together.
+  std::vector<std::size_t> by_size(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) by_size[g] = g;
+  std::sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return groups[a].size > groups[b].size; });
+  std::vector<IndexVector> found(groups.size());
+  std::vector<std::exception_ptr> errors(groups.size());
+  run_workers(by_size.size(), threads_, [&](auto claim) {
+    for (std::size_t k = claim(); k < by_size.size(); k = claim()) {
+      try {
+        found[by_size[k]] = outline.find_records(by_size[k], want);
+      } catch (...) {
+        errors[by_size[k]] = std::current_exception();
+      }
+    }
+  });
+  // The first damage in file order, as a full index reports it.
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (const IndexVector& part : found) out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
 bool LoadOrder::is_read(std::uint32_t position) const { return lazy_[position]->full_ready; }
 
 std::optional<IndexEntry> LoadOrder::find_record(std::uint32_t position, std::uint32_t stored_form_id) const {
@@ -433,6 +468,23 @@ std::optional<IndexEntry> LoadOrder::find_record(std::uint32_t position, std::ui
     if (slot.second == 0) return std::nullopt;
     if (slot.first == stored_form_id) return f.entry(slot.second);
   }
+}
+
+const RecordTypeTable& LoadOrder::type_table(std::uint32_t position) const {
+  const PluginFile& f = file(position);
+  Lazy& lazy = *lazy_[position];
+  std::call_once(lazy.type_table_once, [&] {
+    lazy.type_table = RecordTypeTable::build(f.entries(), std::uint32_t(plugins_[position].masters.size()));
+  });
+  return lazy.type_table;
+}
+
+std::optional<Signature> LoadOrder::record_type(std::uint32_t position, std::uint32_t stored_form_id) const {
+  return type_table(position).find(stored_form_id);
+}
+
+std::span<const std::pair<std::uint32_t, std::uint32_t>> LoadOrder::duplicate_form_ids(std::uint32_t position) const {
+  return type_table(position).duplicates();
 }
 
 std::optional<Signature> LoadOrder::record_type_in(const FormKey& key, std::span<const Signature> types) const {

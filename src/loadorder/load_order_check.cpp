@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "tesmod/fields/form_references.hpp"
@@ -90,53 +89,82 @@ class PluginChecker {
   }
 
   // The records at entries [from, to) of the plugin's index.
-  void records(const PluginFile& file, const std::unordered_map<std::uint32_t, std::uint32_t>& first_of_id,
-               std::size_t from, std::size_t to, std::vector<CheckProblem>& out, Inflater& inflater,
-               FormVersionTally& tally) const {
+  void records(const PluginFile& file, std::size_t from, std::size_t to, std::vector<CheckProblem>& out,
+               Inflater& inflater, FormVersionTally& tally) const {
     const Game game = order_.game();
     const std::uint32_t own = std::uint32_t(plugin_.masters.size());
     const auto entries = file.entries();
+    RecordState record(out, plugin_.name);
+    ErrorContext where{file.name(), 0, RecordRef{}};
+    std::vector<fields::FieldRef> fields;
+    const auto duplicates = order_.duplicate_form_ids(position_);
+    auto next_duplicate = std::lower_bound(duplicates.begin(), duplicates.end(), std::pair<std::uint32_t, std::uint32_t>(from, 0));
     for (std::size_t i = from; i < to; ++i) {
       const IndexEntry& e = entries[i];
       if (e.is_group()) continue;
-      RecordRef ref{e.type, e.id, {}};
-      // The body, read once (a compressed one inflated once); the EditorID from it.
+      // The body, read once (a compressed one inflated once); the EditorID from its fields.
       std::span<const std::uint8_t> body;
       std::string unreadable;
+      record.start(e);
       try {
         if (e.size > 0) body = file.body(e, inflater);
-        if (auto edid = find_editor_id(body)) ref.editor_id = *edid;
       } catch (const Error& err) {
         unreadable = err.what();
-        if (auto edid = file.editor_id(e)) ref.editor_id = *edid;
+        if (auto edid = file.editor_id(e)) record.keep_editor_id(std::move(*edid));
       }
-      auto add = [&](std::string check, std::string message) {
-        out.push_back({plugin_.name, std::move(check), ref, std::move(message)});
-      };
+      fields.clear();
+      if (unreadable.empty()) {
+        where.offset = e.offset;
+        where.record->type = e.type;
+        where.record->form_id = e.id;
+        where.record->editor_id.clear();
+        const std::uint64_t body_offset = e.is_compressed() ? Error::kNoOffset : e.offset + file.header_size();
+        try {
+          read_fields(body, where, body_offset, fields);
+          record.editor_id = editor_id_of(fields);
+        } catch (const Error& first_try) {
+          unreadable = first_try.what();
+          if (auto edid = find_editor_id(body)) {
+            // Again with the EditorID, for a message that names it.
+            where.record->editor_id = *edid;
+            record.keep_editor_id(std::move(*edid));
+            try {
+              read_fields(body, where, body_offset, fields);
+            } catch (const Error& err) {
+              unreadable = err.what();
+            }
+          }
+          fields.clear();
+        }
+      }
       const std::uint32_t index = e.id >> 24;
-      if (auto it = first_of_id.find(e.id); it != first_of_id.end() && it->second != i)
-        add("duplicate_form_id", fmt::format("FormID {:08X} is used again (first by {} at offset 0x{:X})", e.id,
-                                             entries[it->second].type.str(), entries[it->second].offset));
+      if (next_duplicate != duplicates.end() && next_duplicate->first == i) {
+        const IndexEntry& first = entries[next_duplicate->second];
+        record.add("duplicate_form_id", fmt::format("FormID {:08X} is used again (first by {} at offset 0x{:X})", e.id,
+                                                    first.type.str(), first.offset));
+        ++next_duplicate;
+      }
       if (index > own)
-        add("hitme", fmt::format("FormID's file index {:02X} is past the master list ({} masters): the game reads it "
-                                 "as this plugin's own",
-                                 index, own));
+        record.add("hitme", fmt::format("FormID's file index {:02X} is past the master list ({} masters): the game "
+                                        "reads it as this plugin's own",
+                                        index, own));
       if (plugin_.light && index >= own) {
         const std::uint32_t object = e.id & 0xFFFFFF;
         const bool wide = plugin_.header.version >= 1.705f;
         if (object > 0xFFF || (!wide && object < 0x800))
-          add("light_form_id_range", fmt::format("a new record of a light plugin with object id {:06X}, outside {}",
-                                                 object, wide ? "000-FFF" : "800-FFF (000-FFF needs HEDR 1.71)"));
+          record.add("light_form_id_range", fmt::format("a new record of a light plugin with object id {:06X}, outside {}",
+                                                        object, wide ? "000-FFF" : "800-FFF (000-FFF needs HEDR 1.71)"));
       }
+      std::uint16_t form_version = 0;
       if (game != Game::Oblivion) {
-        const std::uint16_t v = file.record_header(e).form_version;
+        form_version = file.record_header(e).form_version;
         // Skyrim SE's own masters keep records of older form versions, and the game reads them;
         // a version past what the game writes (44 for SE, 43 for LE) it cannot.
-        const bool fits = v <= (game == Game::SkyrimSE ? 44 : 43);
+        const bool fits = form_version <= (game == Game::SkyrimSE ? 44 : 43);
         if (!fits) {
           if (!tally.count) {
-            tally.first = ref;
-            tally.version = v;
+            tally.first = record.ref();
+            tally.version = form_version;
           }
           ++tally.count;
         }
@@ -144,72 +172,120 @@ class PluginChecker {
       const bool deleted = e.flags & record_flags::kDeleted;
       if (deleted && e.size > 0 &&
           std::find(kReferenceTypes.begin(), kReferenceTypes.end(), e.type) == kReferenceTypes.end())
-        add("deleted_with_fields", fmt::format("deleted, but keeps {} bytes of fields (only placed references are "
-                                               "deleted; another record is removed, or kept undeleted)",
-                                               e.size));
+        record.add("deleted_with_fields", fmt::format("deleted, but keeps {} bytes of fields (only placed references are "
+                                                      "deleted; another record is removed, or kept undeleted)",
+                                                      e.size));
       if (!unreadable.empty()) {
-        add("unreadable", unreadable);
+        record.add("unreadable", unreadable);
         continue;
       }
+      if (fields.empty()) continue;
+      fields::FormReferenceOptions options;
+      options.localized = game != Game::Oblivion && plugin_.header.is_localized();
+      options.form_version = form_version;
+      ReferenceChecker checker(*this, record);
       try {
-        references(file, e, body, ref, out);
+        fields::read_form_references(game, e.type, fields, checker, options);
       } catch (const Error& err) {
-        add("unreadable", err.what());
+        record.add("unreadable", err.what());
       }
     }
   }
 
  private:
-  void references(const PluginFile& file, const IndexEntry& e, std::span<const std::uint8_t> body, const RecordRef& ref,
-                  std::vector<CheckProblem>& out) const {
-    if (body.empty()) return;
-    const ErrorContext where{file.name(), e.offset, ref};
-    std::vector<Field> fields;
-    const std::uint64_t body_offset = e.is_compressed() ? Error::kNoOffset : e.offset + file.header_size();
-    for (const SubrecordView& v : read_subrecords(body, where, body_offset)) fields.push_back(Field::from_view(v));
-    fields::FormReferenceOptions options;
-    options.localized = order_.game() != Game::Oblivion && plugin_.header.is_localized();
+  // The record being checked: its problems, with the EditorID put into the record reference only
+  // when there is one to report.
+  struct RecordState {
+    RecordState(std::vector<CheckProblem>& out, const std::string& file) : out_(out), file_(file) {}
+    void start(const IndexEntry& e) {
+      type = e.type;
+      form_id = e.id;
+      editor_id = {};
+    }
+    RecordRef ref() const { return RecordRef{type, form_id, std::string(editor_id)}; }
+    void keep_editor_id(std::string id) {
+      kept_editor_id_ = std::move(id);
+      editor_id = kept_editor_id_;
+    }
+    void add(std::string check, std::string message) {
+      out_.push_back({file_, std::move(check), ref(), std::move(message)});
+    }
+
+    Signature type;
+    std::uint32_t form_id = 0;
+    std::string_view editor_id;  // in the body, or in the string below
+
+   private:
+    std::vector<CheckProblem>& out_;
+    const std::string& file_;
+    std::string kept_editor_id_;
+  };
+
+  static void read_fields(std::span<const std::uint8_t> body, const ErrorContext& where, std::uint64_t body_offset,
+                          std::vector<fields::FieldRef>& out) {
+    out.clear();
+    SubrecordCursor cursor(body, where, body_offset);
+    SubrecordView v;
+    while (cursor.next(v)) out.push_back({v.type, v.data});
+  }
+
+  static std::string_view editor_id_of(std::span<const fields::FieldRef> fields) {
+    for (const fields::FieldRef& f : fields)
+      if (f.type == Signature("EDID")) {
+        std::string_view s(reinterpret_cast<const char*>(f.data.data()), f.data.size());
+        if (const auto zero = s.find('\0'); zero != std::string_view::npos) s = s.substr(0, zero);
+        return s;
+      }
+    return {};
+  }
+
+  // A record's FormIDs, each looked up in the load order.
+  class ReferenceChecker final : public fields::FormReferenceReader {
+   public:
+    ReferenceChecker(const PluginChecker& plugin, RecordState& record) : plugin_(plugin), record_(record) {}
+    void form_id(std::uint32_t form_id, const fields::FormReference& at) override {
+      plugin_.reference(form_id, at, record_);
+    }
+
+   private:
+    const PluginChecker& plugin_;
+    RecordState& record_;
+  };
+
+  void reference(std::uint32_t form_id, const fields::FormReference& at, RecordState& record) const {
     const std::uint32_t own = std::uint32_t(plugin_.masters.size());
-    fields::visit_form_references(
-        order_.game(), e.type, fields,
-        [&](std::uint32_t& form_id, const fields::FormReference& at) {
-          auto add = [&](std::string check, std::string message) {
-            out.push_back({plugin_.name, std::move(check), ref, std::move(message)});
-          };
-          const auto place = [&] { return fmt::format("{} ({})", at.field.str(), at.what); };
-          const std::uint32_t index = form_id >> 24;
-          if (index > own) {
-            add("hitme", fmt::format("{} holds {:08X}, whose file index {:02X} is past the master list ({} masters)",
-                                     place(), form_id, index, own));
-            return;
-          }
-          // Object ids below 0x800 are the engine's own forms (the player, PlayerRef ...), which
-          // every plugin names whatever its masters.
-          if ((form_id & 0xFFFFFF) < 0x800) return;
-          const auto key = order_.key(position_, form_id);
-          if (!key || !order_.plugin(key->plugin).readable()) return;  // the master is missing: reported once
-          const LoadOrderPlugin& definer = order_.plugin(key->plugin);
-          const auto named = [&] { return fmt::format("{:08X} ({}:{:06X})", form_id, definer.name, key->object_id); };
-          std::optional<IndexEntry> target;
-          try {
-            target = order_.find_record(key->plugin, *order_.stored_form_id(key->plugin, *key));
-            if (!target && overrides_.count(key->packed())) {
-              const auto versions = order_.versions(*key);  // a form injected by another plugin
-              if (!versions.empty()) target = versions.front().entry;
-            }
-          } catch (const Error&) {
-            return;  // the plugin defining it does not read: reported as unreadable
-          }
-          if (!target) {
-            add("unresolved_reference",
-                fmt::format("{} refers to {}, which no plugin of the load order has", place(), named()));
-            return;
-          }
-          if (!at.types.empty() && std::find(at.types.begin(), at.types.end(), target->type) == at.types.end())
-            add("wrong_reference_type", fmt::format("{} refers to {} {}, expected {}", place(), target->type.str(),
-                                                    named(), join_types(at.types)));
-        },
-        options);
+    const auto place = [&] { return fmt::format("{} ({})", at.field.str(), at.what); };
+    const std::uint32_t index = form_id >> 24;
+    if (index > own) {
+      record.add("hitme", fmt::format("{} holds {:08X}, whose file index {:02X} is past the master list ({} masters)",
+                                      place(), form_id, index, own));
+      return;
+    }
+    // Object ids below 0x800 are the engine's own forms (the player, PlayerRef ...), which
+    // every plugin names whatever its masters.
+    if ((form_id & 0xFFFFFF) < 0x800) return;
+    const auto key = order_.key(position_, form_id);
+    if (!key || !order_.plugin(key->plugin).readable()) return;  // the master is missing: reported once
+    const LoadOrderPlugin& definer = order_.plugin(key->plugin);
+    const auto named = [&] { return fmt::format("{:08X} ({}:{:06X})", form_id, definer.name, key->object_id); };
+    std::optional<Signature> target;
+    try {
+      target = order_.record_type(key->plugin, *order_.stored_form_id(key->plugin, *key));
+      if (!target && overrides_.count(key->packed())) {
+        const auto versions = order_.versions(*key);  // a form injected by another plugin
+        if (!versions.empty()) target = versions.front().entry.type;
+      }
+    } catch (const Error&) {
+      return;  // the plugin defining it does not read: reported as unreadable
+    }
+    if (!target) {
+      record.add("unresolved_reference",
+                 fmt::format("{} refers to {}, which no plugin of the load order has", place(), named()));
+      return;
+    }
+    if (!at.types.empty() && std::find(at.types.begin(), at.types.end(), *target) == at.types.end())
+      record.add("wrong_reference_type", fmt::format("{} refers to {} {}, expected {}", place(), target->str(),
+                                                     named(), join_types(at.types)));
   }
 
   const LoadOrder& order_;
@@ -237,19 +313,13 @@ std::vector<CheckProblem> check_load_order(const LoadOrder& order, const CheckOp
   // The work: each plugin's header, then its records in ranges.
   constexpr std::size_t kChunk = 8192;
   std::vector<Task> tasks;
-  std::vector<std::unordered_map<std::uint32_t, std::uint32_t>> first_of_id(order.plugins().size());
   std::vector<std::string> unreadable(order.plugins().size());
   for (std::uint32_t p : plugins) {
     tasks.push_back({p, 0, 0});
     if (!order.plugin(p).readable()) continue;
     try {
-      const PluginFile& file = order.file(p);
-      const auto entries = file.entries();
-      auto& first = first_of_id[p];
-      for (std::uint32_t i = 1; i < entries.size(); ++i)
-        if (!entries[i].is_group()) first.emplace(entries[i].id, i);
-      for (std::size_t from = 1; from < entries.size(); from += kChunk)
-        tasks.push_back({p, from, std::min(entries.size(), from + kChunk)});
+      const std::size_t entries = order.file(p).entries().size();
+      for (std::size_t from = 1; from < entries; from += kChunk) tasks.push_back({p, from, std::min(entries, from + kChunk)});
     } catch (const Error& e) {
       unreadable[p] = e.what();
     }
@@ -277,8 +347,7 @@ std::vector<CheckProblem> check_load_order(const LoadOrder& order, const CheckOp
           results[t].push_back({order.plugin(task.position).name, "unreadable", std::nullopt, unreadable[task.position]});
         continue;
       }
-      checker.records(order.file(task.position), first_of_id[task.position], task.from, task.to, results[t], inflater,
-                      tallies[t]);
+      checker.records(order.file(task.position), task.from, task.to, results[t], inflater, tallies[t]);
     }
   });
   std::vector<CheckProblem> out;

@@ -4,6 +4,7 @@ target_sources(tesmod PRIVATE
   loadorder/plugin_list.cpp
   loadorder/order_rules.cpp
   loadorder/load_order.cpp
+  loadorder/record_type_table.cpp
   loadorder/record_equality.cpp
   loadorder/resolved_record.cpp
   loadorder/conflicts.cpp

@@ -220,6 +220,34 @@ class Walker {
     stats.flush_runs();
   }
 
+  // Walks [begin, end) as walk() does, every header checked, but keeps only the records that
+  // want(type, FormID) keeps (with no parent or end): for finding a few records of a large
+  // plugin without an index of the rest.
+  template <class Want>
+  void scan(std::uint64_t begin, std::uint64_t end, std::uint64_t range_parent, std::size_t base_depth,
+            const Want& want, IndexVector& out) const {
+    struct Open {
+      std::uint64_t at, end;
+    };
+    std::vector<Open> stack;
+    std::uint64_t pos = begin;
+    for (;;) {
+      while (!stack.empty() && pos == stack.back().end) stack.pop_back();
+      if (stack.empty() && pos == end) break;
+      const std::uint64_t limit = stack.empty() ? end : stack.back().end;
+      const Item it = read_item(pos, limit, stack.empty() ? range_parent : stack.back().at);
+      if (it.group) {
+        if (base_depth + stack.size() + 1 > kMaxDepth) fail(pos, fmt::format("groups nested deeper than {}", kMaxDepth));
+        stack.push_back(Open{pos, pos + it.size});
+        pos += hs_;
+      } else {
+        const IndexEntry e{pos, it.type, it.size, it.flags, it.id, kNoParent, 0};
+        if (want(e)) out.push_back(e);
+        pos += it.total;
+      }
+    }
+  }
+
   void count_fields(std::uint64_t pos, const Item& it, SubrecordStats& out, Inflater& inflater) const {
     std::span<const std::uint8_t> body = bytes_.subspan(pos + hs_, it.size);
     if (it.flags & record_flags::kCompressed) {
@@ -590,6 +618,13 @@ void IndexBuilder::outline(PluginOutline& out, const OpenOptions& options) {
     if (header_says_se(out.header_)) out.game_ = Game::SkyrimSE;
     else out.game_known_ = false;
   }
+}
+
+IndexVector IndexBuilder::find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want) {
+  const Walker walker(file, file.bytes(), file.game_);
+  IndexVector out;
+  walker.scan(group.offset + file.header_size(), group.offset + group.size, group.offset, 1, want, out);
+  return out;
 }
 
 IndexVector IndexBuilder::index_group(const PluginBytes& file, const IndexEntry& group) {

@@ -29,6 +29,9 @@ class IndexBuilder {
   // One group and everything in it (the group first; parent and end are indices in the result),
   // with the checks of a full build.
   static IndexVector index_group(const PluginBytes& file, const IndexEntry& group);
+  // The records of one top-level group that want keeps, every header checked as index_group
+  // checks them (parent and end not set). Reads the bytes only: safe on several threads.
+  static IndexVector find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want);
 
  private:
   void read_file_header();

@@ -45,6 +45,11 @@ std::span<const IndexEntry> PluginOutline::group(std::size_t i) {
   return groups_[i];
 }
 
+IndexVector PluginOutline::find_records(std::size_t i, const RecordWanted& want) const {
+  // Walked anew even when group(i) is indexed: groups_ may be written by another thread.
+  return IndexBuilder::find_records(*this, top_[i], want);
+}
+
 std::vector<std::size_t> PluginOutline::groups_holding(Signature type) const {
   auto is_top = [](const IndexEntry& g) { return g.group_type() == 0; };
   const bool own_group = std::any_of(top_.begin(), top_.end(), [&](const IndexEntry& g) {

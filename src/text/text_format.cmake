@@ -3,6 +3,7 @@ target_sources(tesmod PRIVATE
   text/field_text.cpp
   text/conflict_text.cpp
   text/conflicts_json.cpp
+  text/check_json.cpp
   text/patch_report.cpp
   text/json_string.cpp
   text/folder_format.cpp

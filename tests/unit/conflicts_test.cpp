@@ -224,5 +224,34 @@ TEST(Conflicts, ADamagedPluginIsReportedAndTheOthersCompared) {
   EXPECT_EQ(o.plugin(r[0].winner().version.plugin).name, "Q.esp");
 }
 
+TEST(Conflicts, ADamagedMasterWalkedForItsOverriddenRecordsIsReported) {
+  test::TempDir d;
+  std::vector<std::uint8_t> bytes = test::make_plugin(plugin({}, {misc(0x800, "A", 1), misc(0x801, "B", 1)}, kEsm));
+  // The last record's type is not a record type: the header and top-level groups read, the
+  // walk of the group for the overridden records does not.
+  const std::size_t rec = bytes.size() - (24 + 8 + 10);
+  ASSERT_EQ(std::string(bytes.begin() + std::ptrdiff_t(rec), bytes.begin() + std::ptrdiff_t(rec) + 4), "MISC");
+  std::copy_n("a!b?", 4, bytes.begin() + std::ptrdiff_t(rec));
+  test::write_file(d / "M.esm", bytes);
+  test::set_mtime(d / "M.esm", 1);
+  test::write_plugin(d / "P.esp", plugin({"M.esm"}, {misc(0x800, "A", 2)}), 2);
+  test::write_plugin(d / "Q.esp", plugin({"M.esm"}, {misc(0x800, "A", 3)}), 3);
+  test::write_text(d / "plugins.txt", "*M.esm\n*P.esp\n*Q.esp\n");
+  LoadOrderSource s;
+  s.data = d.path();
+  const LoadOrder o = LoadOrder::open(s);
+  std::vector<Problem> problems;
+  const auto r = find_conflicts(o, {}, problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].file, "M.esm");
+  EXPECT_NE(problems[0].message.find("left out of the conflicts"), std::string::npos) << problems[0].message;
+  EXPECT_NE(problems[0].message.find("offset"), std::string::npos) << problems[0].message;
+  // The plugins' versions are still compared, without the master's.
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_FALSE(r[0].defining_version);
+  ASSERT_EQ(r[0].versions.size(), 2u);
+  EXPECT_EQ(o.plugin(r[0].winner().version.plugin).name, "Q.esp");
+}
+
 }  // namespace
 }  // namespace tesmod::loadorder

@@ -480,5 +480,86 @@ TEST(LoadOrderRecords, VersionsWinnerAndWinningReadOnlyWhatTheyNeed) {
   EXPECT_TRUE(o.winning(Signature("NPC_")).empty());
 }
 
+TEST(LoadOrderRecords, RecordTypesAndDuplicateFormIdsDenseAndSparse) {
+  test::TempDir d;
+  TestPlugin master = plugin(Game::SkyrimSE, kEsm);
+  // Dense own ids (0x800-0x803, one used twice), one far away (looked up in the sparse list),
+  // and a record whose file index is past the (empty) master list.
+  master.records = {{Signature("WEAP"), 0x800, {Field::zstring("EDID", "Sword")}},
+                    {Signature("MISC"), 0x801, {Field::zstring("EDID", "Coin")}},
+                    {Signature("NPC_"), 0x803, {Field::zstring("EDID", "Guard")}},
+                    {Signature("ARMO"), 0x801, {Field::zstring("EDID", "Again")}},
+                    {Signature("KYWD"), 0xF00000, {Field::zstring("EDID", "Far")}},
+                    {Signature("KYWD"), 0xF00000, {Field::zstring("EDID", "FarAgain")}}};
+  TestPlugin a = plugin(Game::SkyrimSE, 0, {"M.esm"});
+  a.records = {{Signature("WEAP"), 0x800, {Field::zstring("EDID", "SwordA")}},
+               {Signature("LVLI"), 0x01000900, {Field::zstring("EDID", "NewA")}}};
+  write_plugin(d / "M.esm", master, 1);
+  write_plugin(d / "A.esp", a, 2);
+  write_text(d / "plugins.txt", "*M.esm\n*A.esp\n");
+  const LoadOrder o = open_dir(d.path());
+  const std::uint32_t m = *o.find("M.esm"), pa = *o.find("A.esp");
+  EXPECT_EQ(o.record_type(m, 0x800), Signature("WEAP"));
+  EXPECT_EQ(o.record_type(m, 0x801), Signature("MISC"));  // the first of the two
+  EXPECT_FALSE(o.record_type(m, 0x802).has_value());
+  EXPECT_EQ(o.record_type(m, 0x803), Signature("NPC_"));
+  EXPECT_EQ(o.record_type(m, 0xF00000), Signature("KYWD"));
+  EXPECT_FALSE(o.record_type(m, 0xF00001).has_value());
+  EXPECT_FALSE(o.record_type(m, 0x01000800).has_value());
+  EXPECT_EQ(o.record_type(pa, 0x800), Signature("WEAP"));  // an override: in the sparse list
+  EXPECT_EQ(o.record_type(pa, 0x01000900), Signature("LVLI"));
+  EXPECT_FALSE(o.record_type(pa, 0x01000800).has_value());
+  // The duplicates, each against the first record with its FormID (entry indices of the index).
+  const auto entries = o.file(m).entries();
+  const auto dups = o.duplicate_form_ids(m);
+  ASSERT_EQ(dups.size(), 2u);
+  EXPECT_EQ(entries[dups[0].first].type, Signature("ARMO"));
+  EXPECT_EQ(entries[dups[0].second].type, Signature("MISC"));
+  EXPECT_EQ(o.bytes(m).editor_id(entries[dups[1].first]), "FarAgain");
+  EXPECT_EQ(o.bytes(m).editor_id(entries[dups[1].second]), "Far");
+  EXPECT_TRUE(o.duplicate_form_ids(pa).empty());
+}
+
+TEST(LoadOrderRecords, FindRecordsWalksWithoutTheFullIndexAndReportsDamageAsItWould) {
+  test::TempDir d;
+  TestPlugin master = plugin(Game::SkyrimSE, kEsm);
+  for (std::uint32_t i = 0; i < 40; ++i)
+    master.records.push_back({Signature(i % 2 ? "MISC" : "WEAP"), 0x800 + i, {Field::zstring("EDID", "R" + std::to_string(i))}});
+  write_plugin(d / "M.esm", master, 1);
+  write_text(d / "plugins.txt", "*M.esm\n");
+  const LoadOrder o = open_dir(d.path());
+  const std::uint32_t m = *o.find("M.esm");
+  const auto odd = o.find_records(m, [](const IndexEntry& e) { return e.id % 3 == 0; });
+  EXPECT_FALSE(o.is_read(m));  // walked, not indexed
+  std::vector<std::uint64_t> want;
+  for (const IndexEntry& e : o.file(m).entries().subspan(1))
+    if (!e.is_group() && e.id % 3 == 0) want.push_back(e.offset);
+  std::vector<std::uint64_t> got;
+  for (const IndexEntry& e : odd) got.push_back(e.offset);
+  EXPECT_EQ(got, want);  // every one, in file order
+  ASSERT_FALSE(odd.empty());
+  EXPECT_EQ(o.find_records(m, [](const IndexEntry& e) { return e.id % 3 == 0; }).size(), odd.size());  // from the index
+
+  // A record header damaged inside a group: the walk fails as the full index does.
+  std::vector<std::uint8_t> bytes = test::make_plugin(master);
+  const PluginFile f = PluginFile::parse(FileBytes::hold(bytes, "M.esm"));
+  const std::uint64_t at = f.entries()[f.entries().size() - 3].offset;
+  std::copy_n("a!b?", 4, bytes.begin() + std::ptrdiff_t(at));
+  test::write_file(d / "M.esm", bytes);
+  const LoadOrder damaged = open_dir(d.path());
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::uint32_t dm = *damaged.find("M.esm");
+  const std::string walked = message([&] { damaged.find_records(dm, [](const IndexEntry&) { return false; }); });
+  ASSERT_FALSE(walked.empty());
+  EXPECT_EQ(walked, message([&] { damaged.file(dm); }));
+}
+
 }  // namespace
 }  // namespace tesmod::loadorder

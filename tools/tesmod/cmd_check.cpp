@@ -2,17 +2,16 @@
 // a load order (every active plugin, or the ones named). One line per problem; exit 1 when any.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "load_order_args.hpp"
 #include "tesmod/loadorder/load_order_check.hpp"
+#include "tesmod/text/check_json.hpp"
 
 namespace tesmod::cli {
-
-nlohmann::ordered_json problems_json(const std::vector<loadorder::Problem>& problems);
 
 Command add_check(CLI::App& app, Common& common) {
   struct Args {
@@ -58,27 +57,9 @@ Command add_check(CLI::App& app, Common& common) {
               for (std::uint32_t p = 0; p < order.plugins().size(); ++p)
                 if (order.plugin(p).active) checked.push_back(p);
             if (args->json) {
-              nlohmann::ordered_json j;
-              nlohmann::ordered_json names = nlohmann::ordered_json::array();
-              for (std::uint32_t p : checked) names.push_back(order.plugin(p).name);
-              j["checked"] = std::move(names);
-              nlohmann::ordered_json list = nlohmann::ordered_json::array();
-              for (const loadorder::CheckProblem& p : problems) {
-                nlohmann::ordered_json e;
-                e["file"] = p.file;
-                e["check"] = p.check;
-                if (p.record) {
-                  e["type"] = p.record->type.str();
-                  e["form_id"] = fmt::format("{:08X}", p.record->form_id);
-                  e["editor_id"] = p.record->editor_id.empty() ? nlohmann::ordered_json(nullptr)
-                                                                : nlohmann::ordered_json(codec.to_utf8(p.record->editor_id));
-                }
-                e["message"] = p.message;
-                list.push_back(std::move(e));
-              }
-              j["problems"] = std::move(list);
-              j["load_order_problems"] = problems_json(order.problems());
-              std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+              std::string out;
+              text::append_check_json(out, order, checked, problems, codec);
+              std::fwrite(out.data(), 1, out.size(), stdout);
             } else {
               std::string out;
               for (const loadorder::CheckProblem& p : problems) out += loadorder::problem_line(p, codec) + "\n";

@@ -165,6 +165,10 @@ class MemberIntegers {
     if (members > std::size(small_)) {
       large_.assign(members, 0);
       values_ = large_;
+    } else {
+      // Only the sequence's own: a struct of one member is measured for every array element.
+      std::fill_n(small_, members, 0);
+      values_ = std::span<std::uint64_t>(small_, members);
     }
   }
   MemberIntegers(const MemberIntegers&) = delete;  // values_ may point into small_
@@ -172,9 +176,9 @@ class MemberIntegers {
   std::span<std::uint64_t> values() { return values_; }
 
  private:
-  std::uint64_t small_[32] = {};
+  std::uint64_t small_[32];
   std::vector<std::uint64_t> large_;
-  std::span<std::uint64_t> values_{small_};
+  std::span<std::uint64_t> values_;
 };
 // The element count of a `[@count]` member from its siblings' values.
 std::uint64_t counted_by(const LayoutMember& m, std::span<const std::uint64_t> siblings);

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tesmod/fields/field_layout.hpp"
 #include "tesmod/plugin/field.hpp"
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/signature.hpp"
@@ -33,6 +34,7 @@ struct FormReference {
 
 struct FormReferenceOptions {
   bool localized = false;  // Skyrim: lstrings are 4-byte string ids (decides which layouts fit)
+  std::uint16_t form_version = 0;  // the record header's, for layouts that depend on it (0: not known)
 };
 
 // Calls visit for every FormID in the fields, in field order; zero FormIDs (none) are skipped.
@@ -43,5 +45,25 @@ struct FormReferenceOptions {
 bool visit_form_references(Game game, Signature record_type, std::vector<Field>& fields,
                            const std::function<void(std::uint32_t& form_id, const FormReference& where)>& visit,
                            const FormReferenceOptions& options = {});
+
+// What read_form_references finds, in field order.
+class FormReferenceReader {
+ public:
+  virtual void form_id(std::uint32_t form_id, const FormReference& where) = 0;
+  // A field read by layout (every field but conditions, VMAD and Skyrim's package fields), with
+  // the layout chosen for it (nullptr when none fits) and the site it was chosen at: a caller that
+  // checks values reads it here rather than choosing again.
+  virtual void layout(std::size_t field_index, const FieldLayout* layout, const FieldSite& site) {
+    (void)field_index, (void)layout, (void)site;
+  }
+
+ protected:
+  ~FormReferenceReader() = default;
+};
+
+// The FormIDs visit_form_references finds, read from views of the fields (nothing copied or
+// written).
+void read_form_references(Game game, Signature record_type, std::span<const FieldRef> fields,
+                          FormReferenceReader& reader, const FormReferenceOptions& options = {});
 
 }  // namespace tesmod::fields

@@ -33,6 +33,7 @@
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/plugin_bytes.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
+#include "tesmod/plugin/plugin_outline.hpp"
 
 namespace tesmod::loadorder {
 
@@ -96,6 +97,8 @@ struct FormVersions {
   std::vector<RecordVersion> versions;
 };
 
+class RecordTypeTable;
+
 class LoadOrder {
  public:
   // Reads the lists and every plugin's file header. Throws tesmod::Error only when the data
@@ -138,11 +141,23 @@ class LoadOrder {
   // Reads the full indices of these plugins as file() would, several at once (the largest
   // first). A plugin that does not read keeps its error for file() to throw.
   void read_files(std::span<const std::uint32_t> positions) const;
+  // The plugin's records (not its TES4 header) that want keeps, in file order: every header is
+  // checked as file() checks them, but no index of the rest is built (the top-level groups are
+  // shared among the threads); from the full index when it is read already. For the few records
+  // of a large master that other plugins override. Throws tesmod::Error as file() does.
+  std::vector<IndexEntry> find_records(std::uint32_t position, const RecordWanted& want) const;
   // Whether file(position) has been read (without reading it).
   bool is_read(std::uint32_t position) const;
   // The first record with this stored FormID in the plugin, if any (a hash index over the
   // plugin's records, built on first use).
   std::optional<IndexEntry> find_record(std::uint32_t position, std::uint32_t stored_form_id) const;
+  // The type of the first record with this stored FormID in the plugin, from a compact table of
+  // the plugin's records built on first use (two bytes per object id: it stays in cache where the
+  // hash index of find_record does not); nullopt when the plugin has none. Thread-safe.
+  std::optional<Signature> record_type(std::uint32_t position, std::uint32_t stored_form_id) const;
+  // The plugin's records whose FormID an earlier record of it has: (entry index, the first one's
+  // entry index), by entry index (from the same table).
+  std::span<const std::pair<std::uint32_t, std::uint32_t>> duplicate_form_ids(std::uint32_t position) const;
   // The type of the record a form names, looked for only among records of these types in its
   // defining plugin (only the groups that hold them are read, unless the plugin's full index is
   // read already); nullopt when it is none of them (or the plugin does not read). Thread-safe.
@@ -169,6 +184,7 @@ class LoadOrder {
   LoadOrder();
   struct Lazy;
   const PluginFile& open_file(std::uint32_t position, unsigned threads) const;
+  const RecordTypeTable& type_table(std::uint32_t position) const;
   Game game_ = Game::Oblivion;
   unsigned threads_ = 1;
   std::vector<LoadOrderPlugin> plugins_;

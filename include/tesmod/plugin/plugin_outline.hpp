@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -15,6 +16,9 @@
 #include "tesmod/plugin/plugin_file.hpp"
 
 namespace tesmod {
+
+// Which records a search keeps, given each record's entry (its parent and end not set).
+using RecordWanted = std::function<bool(const IndexEntry& record)>;
 
 class PluginOutline : public PluginBytes {
  public:
@@ -37,6 +41,11 @@ class PluginOutline : public PluginBytes {
   // Not safe to call from two threads at once.
   std::span<const IndexEntry> group(std::size_t i);
   bool group_is_indexed(std::size_t i) const { return !groups_[i].empty(); }
+  // The records of top-level group i that want keeps, in file order, every header of the group
+  // checked as group(i) checks them, but nothing else kept (entries have no parent or end): for
+  // the few records of a large plugin that a load order's plugins override. Reads only: safe
+  // from several threads. Throws tesmod::Error for damage inside.
+  IndexVector find_records(std::size_t i, const RecordWanted& want) const;
 
   // The top-level groups where a well-formed plugin keeps records of this type, in file order:
   // its own groups (labelled with the type), and for the types the format nests in cells,
