@@ -115,7 +115,8 @@ class LayoutTableParser {
       else if (words[0] == "field") field(words);
       else if (words[0] == "sections") sections(words);
       else if (words[0] == "header") header(words);
-      else fail(fmt::format("unknown line '{}' (expected enum, flags, struct, tuple, field, sections or header)", words[0]));
+      else if (words[0] == "record") record(words);
+      else fail(fmt::format("unknown line '{}' (expected enum, flags, struct, tuple, field, sections, header or record)", words[0]));
     }
     finish();
   }
@@ -146,11 +147,13 @@ class LayoutTableParser {
   }
 
   void names_block(const std::vector<std::string_view>& words) {
-    if (words.size() != 2) fail("expected 'enum Name' or 'flags Name'");
+    if (words.size() != 2 && !(words.size() == 3 && words[2] == "complete"))
+      fail("expected 'enum Name [complete]' or 'flags Name [complete]'");
     claim_name(words[1]);
     ValueNames& n = table_.names_.emplace_back();
     n.name = std::string(words[1]);
     n.is_flags = words[0] == "flags";
+    n.complete = words.size() == 3;
     names_by_name_[n.name] = &n;
     open_names_ = &n;
   }
@@ -175,6 +178,7 @@ class LayoutTableParser {
       return !m.fixed_value && m.type != ValueType::ZBuffer && (m.type != ValueType::Struct || m.structure->plain);
     });
     s.positional = words[0] == "tuple";
+    checkable_structs_.push_back(&s);
     if (s.positional && (!s.plain || std::any_of(s.members.begin(), s.members.end(), [](const LayoutMember& m) {
                            return m.array || m.type == ValueType::Struct;
                          })))
@@ -282,6 +286,12 @@ class LayoutTableParser {
     for (; w + 1 < words.size() && words[w] == "if"; w += 2) h.conditions.push_back(condition(words[w + 1], true));
     if (w + 1 != words.size()) fail("expected one flags name after the conditions");
     pending_headers_.push_back({record_types(words[1]), std::move(h), std::string(words[w]), line_});
+  }
+
+  // `record RECORDS ordered|unordered FIELD...`: the fields of those record types (record_structure.cpp).
+  void record(const std::vector<std::string_view>& words) {
+    const std::string error = table_.record_structures_.add(std::span(words).subspan(1), line_);
+    if (!error.empty()) fail(error);
   }
 
   std::vector<Signature> record_types(std::string_view list) {
@@ -521,9 +531,22 @@ class LayoutTableParser {
       }
     }
     check_header_labels();
+    for (StructLayout* s : checkable_structs_) s->checks_values = checks_values(s->members);
+    for (FieldLayout& layout : table_.layouts_) layout.checks_values = checks_values(layout.members);
+    table_.record_structures_.finish();
     std::sort(table_.conditional_types_.begin(), table_.conditional_types_.end());
     table_.conditional_types_.erase(std::unique(table_.conditional_types_.begin(), table_.conditional_types_.end()),
                                     table_.conditional_types_.end());
+  }
+
+  // Whether check_field_values has something to look at in these members: floats (NaN), and
+  // integers named by a complete enum or flags set.
+  static bool checks_values(const std::vector<LayoutMember>& members) {
+    for (const LayoutMember& m : members) {
+      if (m.type == ValueType::F32 || (m.names && m.names->complete)) return true;
+      if (m.type == ValueType::Struct && m.structure && checks_values(m.structure->members)) return true;
+    }
+    return false;
   }
 
   void resolve_names() {
@@ -619,6 +642,7 @@ class LayoutTableParser {
   std::vector<PendingCount> pending_counts_;
   std::vector<PendingHeader> pending_headers_;
   std::vector<std::pair<Signature, std::uint32_t>> section_uses_;
+  std::vector<StructLayout*> checkable_structs_;  // every struct, for checks_values once names are resolved
   std::vector<std::pair<std::uint64_t, const FieldLayout*>> wildcard_, exact_;
 };
 

@@ -5,6 +5,8 @@ target_sources(tesmod PRIVATE
   fields/field_layout_parser.cpp
   fields/field_value.cpp
   fields/form_references.cpp
+  fields/record_check.cpp
+  fields/record_structure.cpp
 )
 
 # The field layout tables, embedded as string literals (re-read when they change).

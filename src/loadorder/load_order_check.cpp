@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "tesmod/fields/form_references.hpp"
+#include "tesmod/fields/record_check.hpp"
 #include "tesmod/io/workers.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 #include "tesmod/plugin/subrecord.hpp"
@@ -97,6 +98,7 @@ class PluginChecker {
     RecordState record(out, plugin_.name);
     ErrorContext where{file.name(), 0, RecordRef{}};
     std::vector<fields::FieldRef> fields;
+    std::vector<fields::RecordFinding> findings;
     const auto duplicates = order_.duplicate_form_ids(position_);
     auto next_duplicate = std::lower_bound(duplicates.begin(), duplicates.end(), std::pair<std::uint32_t, std::uint32_t>(from, 0));
     for (std::size_t i = from; i < to; ++i) {
@@ -179,16 +181,27 @@ class PluginChecker {
         record.add("unreadable", unreadable);
         continue;
       }
-      if (fields.empty()) continue;
       fields::FormReferenceOptions options;
       options.localized = game != Game::Oblivion && plugin_.header.is_localized();
       options.form_version = form_version;
-      ReferenceChecker checker(*this, record);
+      // One pass over the fields: the FormIDs, and the values of each field read by the layout
+      // chosen for them there; then the fields against the record type's structure (a deleted
+      // record keeps none, or only its EditorID, and is not held to it).
+      findings.clear();
+      FieldChecker checker(*this, record, e.type, fields, options.localized, findings);
       try {
         fields::read_form_references(game, e.type, fields, checker, options);
       } catch (const Error& err) {
         record.add("unreadable", err.what());
       }
+      if (!deleted) {
+        fields::RecordStructureCheck structure(game, e.type);
+        if (structure.active()) {
+          for (std::size_t k = 0; k < fields.size(); ++k) structure.field(k, fields[k].type, findings);
+          structure.finish(findings);
+        }
+      }
+      for (fields::RecordFinding& f : findings) record.add(std::string(f.check), std::move(f.message));
     }
   }
 
@@ -239,17 +252,34 @@ class PluginChecker {
     return {};
   }
 
-  // A record's FormIDs, each looked up in the load order.
-  class ReferenceChecker final : public fields::FormReferenceReader {
+  // A record's FormIDs, each looked up in the load order, and its fields' values and sizes
+  // against the layouts chosen for them.
+  class FieldChecker final : public fields::FormReferenceReader {
    public:
-    ReferenceChecker(const PluginChecker& plugin, RecordState& record) : plugin_(plugin), record_(record) {}
+    FieldChecker(const PluginChecker& plugin, RecordState& record, Signature record_type,
+                 std::span<const fields::FieldRef> fields, bool localized, std::vector<fields::RecordFinding>& findings)
+        : plugin_(plugin), record_(record), record_type_(record_type), fields_(fields), localized_(localized),
+          findings_(findings) {}
     void form_id(std::uint32_t form_id, const fields::FormReference& at) override {
       plugin_.reference(form_id, at, record_);
+    }
+    void layout(std::size_t index, const fields::FieldLayout* layout, const fields::FieldSite& site) override {
+      const fields::FieldRef& f = fields_[index];
+      if (layout) {
+        if (layout->checks_values) fields::check_field_values(*layout, f.data, localized_, index, f.type, findings_);
+      } else if (auto finding = fields::check_field_size(fields::layout_table(plugin_.order_.game()), record_type_,
+                                                         f.type, f.data, site, index)) {
+        findings_.push_back(std::move(*finding));
+      }
     }
 
    private:
     const PluginChecker& plugin_;
     RecordState& record_;
+    Signature record_type_;
+    std::span<const fields::FieldRef> fields_;
+    bool localized_;
+    std::vector<fields::RecordFinding>& findings_;
   };
 
   void reference(std::uint32_t form_id, const fields::FormReference& at, RecordState& record) const {

@@ -25,7 +25,10 @@ TestPlugin make(std::vector<std::string> masters, std::vector<test::TestRecord> 
 }
 
 test::TestRecord misc(std::uint32_t id, std::string_view edid, std::uint32_t value) {
-  return {Signature("MISC"), id, {Field::zstring("EDID", edid), Field::u32("DATA", value)}};
+  // DATA: the value, then the weight (0.0), as the game stores a misc item's.
+  std::vector<std::uint8_t> data(8, 0);
+  for (int k = 0; k < 4; ++k) data[std::size_t(k)] = std::uint8_t(value >> (8 * k));
+  return {Signature("MISC"), id, {Field::zstring("EDID", edid), Field::bytes(Signature("DATA"), data)}};
 }
 
 // Master.esm, A.esp (changes the coin), Broken.esp (its records do not read), B.esp (changes it
@@ -37,7 +40,7 @@ struct Folder {
                                                 record_flags::kMaster), 1);
     test::write_plugin(dir / "A.esp", make({"Master.esm"}, {misc(0x800, "Coin", 2), misc(0x801, "Gem", 1)}), 2);
     std::vector<std::uint8_t> broken = test::make_plugin(make({"Master.esm"}, {misc(0x800, "Coin", 9)}));
-    broken[broken.size() - 42 + 4] = 200;  // the record's size runs past its group
+    broken[broken.size() - 46 + 4] = 200;  // the record's size runs past its group
     test::write_file(dir / "Broken.esp", broken);
     test::set_mtime(dir / "Broken.esp", 3);
     test::write_plugin(dir / "B.esp", make({"Master.esm"}, {misc(0x800, "Coin", 3)}), 4);

@@ -260,5 +260,50 @@ TEST(LoadOrderCheck, UnreadablePluginsAndRecords) {
   EXPECT_NE(p[1]->message.find("offset"), std::string::npos) << p[1]->message;
 }
 
+TEST(LoadOrderCheck, FieldsARecordTypeDoesNotHoldLacksHoldsOutOfOrderOrMisreads) {
+  // Oblivion: a leveled list holding Skyrim's OBND and LLCT (a wrong tool's damage), a spell
+  // list without its chance-none, a misc item whose DATA is a byte short, a global whose value is
+  // NaN, and a leveled list flag no Oblivion list has.
+  TestPlugin m;
+  m.game = Game::Oblivion;
+  m.header_flags = kEsm;
+  m.records = {
+      {Signature("LVLI"), 0x800, {Field::zstring("EDID", "List"), field("OBND", ByteBuilder().raw(std::vector<std::uint8_t>(12, 0))),
+                                  field("LVLD", ByteBuilder().u8(0)), field("LLCT", ByteBuilder().u8(0))}},
+      {Signature("LVSP"), 0x801, {Field::zstring("EDID", "Spells"), field("LVLF", ByteBuilder().u8(1))}},
+      {Signature("MISC"), 0x802, {Field::zstring("EDID", "Coin"), field("DATA", ByteBuilder().raw(std::vector<std::uint8_t>(7, 0)))}},
+      {Signature("GLOB"), 0x803, {Field::zstring("EDID", "Rate"), field("FNAM", ByteBuilder().u8('f')),
+                                  field("FLTV", ByteBuilder().u32(0x7FC00000))}},
+      {Signature("LVLI"), 0x804, {Field::zstring("EDID", "Flagged"), field("LVLD", ByteBuilder().u8(0)),
+                                  field("LVLF", ByteBuilder().u8(0x41))}},
+  };
+  auto c = check({{"Master.esm", m}}, Game::Oblivion);
+  auto one = [&](std::string_view key, std::uint32_t form_id) {
+    std::vector<std::string> out;
+    for (const CheckProblem* p : of(c->problems, key))
+      if (p->record && p->record->form_id == form_id) out.push_back(p->message);
+    return out;
+  };
+  EXPECT_EQ(one("unexpected_field", 0x800).size(), 2u) << lines(c->problems);
+  EXPECT_EQ(one("missing_field", 0x801).size(), 1u) << lines(c->problems);
+  EXPECT_EQ(one("bad_size", 0x802).size(), 1u) << lines(c->problems);
+  EXPECT_EQ(one("bad_value", 0x803).size(), 1u) << lines(c->problems);
+  EXPECT_EQ(one("bad_value", 0x804).size(), 1u) << lines(c->problems);
+  EXPECT_EQ(c->problems.size(), 6u) << lines(c->problems);
+  // Each names the record, with its EditorID.
+  for (const CheckProblem& p : c->problems) {
+    ASSERT_TRUE(p.record.has_value());
+    EXPECT_FALSE(p.record->editor_id.empty());
+  }
+
+  // Skyrim: leveled list fields out of the order the Creation Kit writes them.
+  TestPlugin s = master();
+  s.records.push_back({Signature("LVLI"), 0x803, {Field::zstring("EDID", "Loot"), field("LVLF", ByteBuilder().u8(1)),
+                                                   field("LVLD", ByteBuilder().u8(0))}});
+  auto k = check({{"Master.esm", s}});
+  EXPECT_EQ(of(k->problems, "field_order").size(), 1u) << lines(k->problems);
+  EXPECT_EQ(k->problems.size(), 1u) << lines(k->problems);
+}
+
 }  // namespace
 }  // namespace tesmod::loadorder

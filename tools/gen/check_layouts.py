@@ -8,7 +8,9 @@ Usage:
 1. Parses LAYOUTS strictly, the layout language of src/fields/layouts/README.md: enum/flags blocks,
    `struct Name member:type ...` (and `tuple`, a struct written by position: the same bytes),
    `field RECORDS SIG [if COND]... member:type ...`,
-   `sections RECORDS SIG ...`, `header RECORDS [if COND]... FlagsName`. Types: u8..u64 i8..i64
+   `sections RECORDS SIG ...`, `header RECORDS [if COND]... FlagsName`, and
+   `record RECORDS ordered|unordered ELEMENT...` (record structures, for `tesmod check`: read for
+   their syntax here, checked against plugins by the C++ tests). Types: u8..u64 i8..i64
    x8 x16 x32 x64 f32 formid[/TYPE|TYPE] sig zstring zstringN lstring chars bytes bytesN
    str8/16/32 zstr8/16/32 and struct names; arrays [N], [] (to the end), counted [#u8|#u16|#u32] and
    counted by earlier members [@count] / [@rows*columns];
@@ -279,6 +281,7 @@ def parse_layouts(path):
     refs = []  # (set name, line, member)
     current = None  # (kind, name, values dict, labels set)
     field_conds = []  # (layout or HeaderRule, Cond)
+    record_lines = {}  # record type -> the line of its `record` structure
 
     def err(line, msg):
         errors.append(f"{path}:{line}: {msg}")
@@ -297,6 +300,36 @@ def parse_layouts(path):
         if len(set(recs)) != len(recs):
             err(num, "record type listed twice")
         return recs
+
+    def check_record_line(num, words):
+        """`record RECORDS ordered|unordered ELEMENT...`: the syntax only (src/fields/record_structure.cpp
+        reads it for tesmod). An element: '('* SIG('|'SIG)* [!*+] (')'[!*+])*."""
+        if len(words) < 4 or words[2] not in ("ordered", "unordered"):
+            err(num, "expected 'record RECORDS ordered|unordered FIELD...'")
+            return
+        recs = parse_records(num, words[1])
+        if recs is None or "*" in recs:
+            err(num, "record lines name each record type (no '*')")
+            return
+        for r in recs:
+            if r in record_lines:
+                err(num, f"{r} has a record structure already (line {record_lines[r]})")
+            record_lines[r] = num
+        depth = 0
+        element_re = re.compile(r"(\(*)((?:0x[0-9A-Fa-f]{8}|[^|()!*+]{4})(?:\|(?:0x[0-9A-Fa-f]{8}|[^|()!*+]{4}))*)([!*+]?)((?:\)[!*+]?)*)$")
+        for word in words[3:]:
+            m = element_re.match(word)
+            if not m or any(field_sig(sig) is None for sig in m.group(2).split("|")):
+                err(num, f"'{word}': expected ( SIG|SIG mark )")
+                return
+            if m.group(1) and m.group(3):
+                err(num, f"'{word}': the first field of a group opens it; mark the group after ')'")
+            depth += len(m.group(1)) - m.group(4).count(")")
+            if depth < 0:
+                err(num, f"'{word}': ')' closes no group")
+                return
+        if depth:
+            err(num, "a group is not closed: expected ')'")
 
     def parse_member(num, word, in_struct):
         if ":" not in word:
@@ -508,8 +541,10 @@ def parse_layouts(path):
         current = None
         head = words[0]
         if head in ("enum", "flags"):
+            if len(words) == 3 and words[2] == "complete":  # every value is named (record_check.hpp)
+                words = words[:2]
             if len(words) != 2:
-                err(num, f"expected '{head} Name'")
+                err(num, f"expected '{head} Name [complete]'")
                 continue
             sname = words[1]
             if not SETNAME_RE.match(sname):
@@ -582,8 +617,11 @@ def parse_layouts(path):
                 if c.kind == "field":
                     field_conds.append((rule, c))
             continue
+        if head == "record":
+            check_record_line(num, words)
+            continue
         if head != "field":
-            err(num, f"unknown directive '{head}' (enum, flags, struct, sections, header or field)")
+            err(num, f"unknown directive '{head}' (enum, flags, struct, sections, header, field or record)")
             continue
         if len(words) < 4:
             err(num, "expected 'field RECORDS SIG [if COND]... name:type ...'")

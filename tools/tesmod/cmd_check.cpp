@@ -22,7 +22,9 @@ Command add_check(CLI::App& app, Common& common) {
   CLI::App* sub = app.add_subcommand(
       "check", "Errors in each plugin of a load order, against its masters: missing or misordered masters, "
                "FormIDs past the master list, references to nothing or to the wrong type, duplicates, deleted "
-               "records with fields, light plugin ranges, header and form versions; exit 1 when any");
+               "records with fields, light plugin ranges, header and form versions, fields a record type does "
+               "not hold, holds out of order or lacks, fields of the wrong size or with values no game writes; "
+               "exit 1 when any");
   add_load_order_options(*sub, args->order,
                          "The plugins to check: with --data, names in its load order (default: every active plugin); "
                          "without, plugin files in load order (their masters are read from beside them)");

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "tesmod/io/little_endian.hpp"
+#include "tesmod/fields/record_structure.hpp"
 #include "tesmod/plugin/game.hpp"
 #include "tesmod/plugin/signature.hpp"
 
@@ -55,6 +56,9 @@ struct ValueNames {
   std::string name;
   bool is_flags = false;
   std::vector<std::pair<std::uint64_t, std::string>> entries;
+  // `enum Name complete` / `flags Name complete`: the entries are every value (bit) the game
+  // knows, so record_check.hpp reports others (most sets name only the values seen so far).
+  bool complete = false;
 
   std::optional<std::string_view> label(std::uint64_t value) const;
   // Case-insensitive.
@@ -96,6 +100,7 @@ struct StructLayout {
   std::uint32_t size = 0;  // bytes, when none of its members is variable; else 0
   bool plain = false;      // of that size whatever the bytes: no fixed values inside (read without a walk)
   bool positional = false;  // `tuple`: written `(1 2 3)`, its values in member order without names
+  bool checks_values = false;  // as FieldLayout::checks_values, for its members
 };
 
 inline std::uint32_t LayoutMember::element_size() const {
@@ -133,6 +138,9 @@ struct FieldLayout {
   std::uint32_t table_line = 0;  // where it is defined, for messages
   bool simple = true;            // no member is variable or has a fixed value: fixed_size says it all
   bool raw = false;              // every member is raw bytes: the text is hex by another name
+  // Some member (inside structs too) is a float or names its values with a complete set: what
+  // check_field_values (record_check.hpp) looks at; it passes over the other layouts at once.
+  bool checks_values = false;
 
   bool single() const { return members.size() == 1; }
   // Whether a field of this size can be read with the layout (strings are checked when read).
@@ -282,6 +290,11 @@ class LayoutTable {
   const StructLayout* structure(std::string_view name) const;
   std::size_t layout_count() const { return layouts_.size(); }
 
+  // The fields a record type holds and their order (`record` lines; record_structure.hpp), or
+  // nullptr when the table does not say.
+  const RecordStructure* record_structure(Signature record_type) const { return record_structures_.find(record_type); }
+  const RecordStructures& record_structures() const { return record_structures_; }
+
  private:
   static std::uint64_t key(Signature record_type, Signature field) {
     return std::uint64_t(record_type.value()) << 32 | field.value();
@@ -308,6 +321,7 @@ class LayoutTable {
     const std::vector<const FieldLayout*>* layouts = nullptr;
   };
   std::vector<Slot> slots_;
+  RecordStructures record_structures_;  // `record` lines
 };
 
 // The built-in table of a game (Skyrim LE and SE share one), read on first use.

@@ -17,6 +17,16 @@
 //   form_version          records of a form version the game does not read: past 43 in Skyrim LE,
 //                         past 44 in Skyrim SE (one line per plugin)
 //   unreadable            a plugin, or a record, that does not read
+//   unexpected_field      a field the record type does not hold in this game
+//   field_order           a field out of the order the game's editor writes (where the record
+//                         type's structure says the order matters), or one that stands once given twice
+//   missing_field         a required field absent (LVLD in a leveled list, a reference's NAME ...)
+//   bad_size              a field whose size fits none of the layouts that apply to it
+//   bad_value             a NaN float, or a flag bit or enum value a complete set does not name
+//
+// The last five read each record against its type's structure and each field against the layout
+// chosen for it while its FormIDs are found (fields/record_check.hpp); deleted records are not
+// held to a structure.
 #pragma once
 
 #include <optional>
