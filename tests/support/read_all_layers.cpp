@@ -55,15 +55,33 @@ std::string outline_disagreement(const std::vector<std::uint8_t>& bytes, const s
       if (full->entry(i).parent == kNoParent) top.push_back(i);
     if (top.size() != outline->top_groups().size()) return "a different number of top-level groups";
   }
+  // find_records walks a group as group() indexes it: the same records kept, the same damage.
+  const auto odd = [](const IndexEntry& e) { return (e.id & 1) != 0; };
   for (std::size_t g = 0; g < outline->top_groups().size(); ++g) {
+    std::string found_error;
+    IndexVector found;
+    try {
+      found = outline->find_records(g, odd);
+    } catch (const Error& e) {
+      found_error = e.what();
+    }
     std::span<const IndexEntry> got;
     try {
       got = outline->group(g);
     } catch (const Error& e) {
+      if (found_error != e.what()) return "find_records reported '" + found_error + "', the group '" + e.what() + "'";
       if (full) return std::string("the outline failed to read a group the full open reads: ") + e.what();
       if (full_error != e.what()) return "first damage reported as '" + std::string(e.what()) + "', not '" + full_error + "'";
       return "";
     }
+    if (!found_error.empty()) return "find_records failed on a group that reads: " + found_error;
+    std::size_t kept = 0;
+    for (const IndexEntry& e : got) {
+      if (e.is_group() || !odd(e)) continue;
+      if (kept >= found.size() || found[kept].offset != e.offset || found[kept].id != e.id) return "find_records kept other records";
+      ++kept;
+    }
+    if (kept != found.size()) return "find_records kept more records";
     if (!full) continue;
     const std::uint32_t base = top[g];
     if (got.size() != full->entry(base).end - base) return "a group with a different number of entries";
