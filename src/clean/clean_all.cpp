@@ -7,7 +7,12 @@ namespace tesmod::clean {
 
 std::vector<PluginCleanPlan> plan_cleaning_all(const loadorder::LoadOrder& order, const CleanOptions& options) {
   const std::vector<std::uint32_t>& active = order.active();
-  order.read_files(active);
+  // The plugins with masters are indexed; the others (the game's masters) are walked once, for
+  // the records the plugins override and their own deleted records (MasterRecords).
+  std::vector<std::uint32_t> with_masters;
+  for (std::uint32_t p : active)
+    if (!order.plugin(p).masters.empty()) with_masters.push_back(p);
+  order.read_files(with_masters);
   const MasterRecords masters = MasterRecords::collect(order, active);
   std::vector<PluginCleanPlan> plans(active.size());
   run_workers(active.size(), order.threads(), [&](auto claim) {

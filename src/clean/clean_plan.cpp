@@ -92,6 +92,32 @@ std::vector<Field> fields_of(const LoadedRecord& r, const std::string& file) {
   return out;
 }
 
+// A plugin without masters has nothing to compare with: its plan is its deleted records (every
+// one its own), reported as below, found by a walk that keeps only them (a game master is not
+// indexed for that) or taken from the masters' walk that kept them already.
+CleanReport plan_without_masters(const LoadOrder& order, std::uint32_t position, const MasterRecords& masters,
+                                 CleanReport report) {
+  const PluginBytes& bytes = order.bytes(position);
+  report.crc_before = crc32_of(bytes.bytes());
+  std::vector<IndexEntry> deleted;
+  if (const MasterRecords::OwnDeleted* walked = masters.own_deleted(position)) {
+    deleted = walked->records;
+    report.entry_count = walked->entry_count;
+  } else {
+    std::uint32_t entries = 0;
+    deleted = order.find_records(position, [](const IndexEntry& e) { return (e.flags & record_flags::kDeleted) != 0; },
+                                 &entries);
+    report.entry_count = entries;
+  }
+  for (const IndexEntry& e : deleted) {
+    const bool nav = e.type == Signature("NAVM");
+    report.decisions.push_back({nav ? CleanKind::Nav : CleanKind::DeletedOther, e.type, e.id, editor_id_of(bytes, e),
+                                e.end - 1,
+                                nav ? "deleted navmesh: left alone" : "deleted record the plugin adds: left alone"});
+  }
+  return report;
+}
+
 }  // namespace
 
 CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const CleanOptions& options,
@@ -108,11 +134,14 @@ CleanReport plan_cleaning(const LoadOrder& order, std::uint32_t position, const 
                   fmt::format("master '{}' is missing: cleaning compares every record with its masters' versions",
                               plugin.masters[k]));
     }
-    order.file(*m);  // throws, naming the master, when it does not read
+    if (!order.plugin(*m).readable()) order.file(*m);  // throws, naming the master
   }
-  const PluginFile& file = order.file(position);
   std::optional<MasterRecords> own;
   if (!masters) masters = &own.emplace(MasterRecords::collect(order, std::span<const std::uint32_t>(&position, 1)));
+  for (const auto& m : plugin.master_positions)
+    if (const std::exception_ptr e = masters->error(*m)) std::rethrow_exception(e);  // a master that does not read
+  if (plugin.masters.empty()) return plan_without_masters(order, position, *masters, std::move(report));
+  const PluginFile& file = order.file(position);
   report.crc_before = crc32_of(file.bytes());
   const auto entries = file.entries();
   report.entry_count = entries.size();

@@ -1,10 +1,9 @@
 #include "tesmod/clean/master_records.hpp"
 
 #include <algorithm>
-#include <mutex>
 #include <unordered_set>
 
-#include "tesmod/io/workers.hpp"
+#include "tesmod/plugin/record_flags.hpp"
 
 namespace tesmod::clean {
 
@@ -28,19 +27,20 @@ struct Wanted {
 MasterRecords MasterRecords::collect(const loadorder::LoadOrder& order, std::span<const std::uint32_t> plugins) {
   MasterRecords out;
   out.found_.resize(order.plugins().size());
+  out.errors_.resize(order.plugins().size());
+  out.own_deleted_.resize(order.plugins().size());
   std::unordered_map<std::uint32_t, Wanted> wanted;  // master position -> ids
+  std::vector<std::uint32_t> masters;
   for (std::uint32_t p : plugins) {
     const loadorder::LoadOrderPlugin& plugin = order.plugin(p);
-    const std::size_t masters = plugin.masters.size();
-    if (masters == 0) continue;
+    const std::size_t master_count = plugin.masters.size();
+    if (master_count == 0) continue;
     std::vector<std::uint32_t> readable;
     for (const auto& m : plugin.master_positions) {
-      if (!m) continue;
-      try {
-        order.file(*m);
-        readable.push_back(*m);
-      } catch (const std::exception&) {
-      }
+      if (!m || !order.plugin(*m).readable()) continue;  // plan_cleaning reports it
+      readable.push_back(*m);
+      masters.push_back(*m);
+      wanted[*m];
     }
     const PluginFile* file = nullptr;
     try {
@@ -49,43 +49,46 @@ MasterRecords MasterRecords::collect(const loadorder::LoadOrder& order, std::spa
       continue;
     }
     for (const IndexEntry& e : file->entries()) {
-      if (e.is_group() || (e.id >> 24) >= masters) continue;
+      if (e.is_group() || (e.id >> 24) >= master_count) continue;
       const auto key = order.key(p, e.id);
       if (!key) continue;
       for (std::uint32_t m : readable)
         if (const auto stored = order.stored_form_id(m, *key)) wanted[m].add(*stored);
     }
   }
-  std::vector<std::uint32_t> masters;
-  for (const auto& [m, w] : wanted) masters.push_back(m);
   std::sort(masters.begin(), masters.end());
+  masters.erase(std::unique(masters.begin(), masters.end()), masters.end());
   for (std::uint32_t m : masters) {
     const Wanted& w = wanted.at(m);
-    const auto entries = order.file(m).entries();
+    // A master without masters is walked for its deleted records as well (its own plan's).
+    const bool keep_deleted = order.plugin(m).masters.empty();
+    std::uint32_t entry_count = 0;
+    std::vector<IndexEntry> records;
+    try {
+      records = order.find_records(
+          m,
+          [&](const IndexEntry& e) {
+            return (keep_deleted && (e.flags & record_flags::kDeleted)) || (w.maybe(e.id) && w.ids.count(e.id));
+          },
+          &entry_count);
+    } catch (...) {
+      out.errors_[m] = std::current_exception();
+      continue;
+    }
     auto& found = out.found_[m];
-    std::mutex lock;
-    // A large master's entries split among the threads; the first of duplicates kept.
-    const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(order.threads() * 4, entries.size() / 65536));
-    run_workers(chunks, order.threads(), [&](auto claim) {
-      std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (stored id, entry index)
-      for (std::size_t c = claim(); c < chunks; c = claim()) {
-        const std::size_t from = std::max<std::size_t>(1, entries.size() * c / chunks);
-        const std::size_t to = entries.size() * (c + 1) / chunks;
-        for (std::size_t i = from; i < to; ++i) {
-          const IndexEntry& e = entries[i];
-          if (e.is_group() || !w.maybe(e.id) || !w.ids.count(e.id)) continue;
-          hits.emplace_back(e.id, std::uint32_t(i));
-        }
-      }
-      std::lock_guard guard(lock);
-      for (const auto& [id, i] : hits) found.emplace_back(id, entries[i]);
-    });
-    // By FormID, the first in the file first; then one a FormID.
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first < b.first : a.second.offset < b.second.offset;
-    });
+    for (const IndexEntry& e : records)
+      if (w.maybe(e.id) && w.ids.count(e.id)) found.emplace_back(e.id, e);
+    // By FormID, the first in the file first (records come in file order); then one a FormID.
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     found.erase(std::unique(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
                 found.end());
+    if (keep_deleted) {
+      OwnDeleted own;
+      own.entry_count = entry_count;
+      for (const IndexEntry& e : records)
+        if (e.flags & record_flags::kDeleted) own.records.push_back(e);
+      out.own_deleted_[m] = std::move(own);
+    }
   }
   return out;
 }

@@ -406,12 +406,19 @@ void LoadOrder::read_files(std::span<const std::uint32_t> positions) const {
   });
 }
 
-std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const RecordWanted& want) const {
+std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const RecordWanted& want,
+                                                std::uint32_t* entry_count) const {
   Lazy& lazy = *lazy_[position];
   std::vector<IndexEntry> out;
   if (lazy.full_ready || !lazy.outline) {
-    for (const IndexEntry& e : file(position).entries().subspan(1))  // not the TES4 record
-      if (!e.is_group() && want(e)) out.push_back(e);
+    const auto entries = file(position).entries();
+    for (std::uint32_t i = 1; i < entries.size(); ++i) {  // not the TES4 record
+      IndexEntry e = entries[i];
+      if (e.is_group()) continue;
+      e.parent = kNoParent;
+      if (want(e)) out.push_back(e);
+    }
+    if (entry_count) *entry_count = std::uint32_t(entries.size());
     return out;
   }
   const PluginOutline& outline = *lazy.outline;
@@ -420,7 +427,7 @@ std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const Re
   std::vector<std::size_t> by_size(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) by_size[g] = g;
   std::sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return groups[a].size > groups[b].size; });
-  std::vector<IndexVector> found(groups.size());
+  std::vector<FoundRecords> found(groups.size());
   std::vector<std::exception_ptr> errors(groups.size());
   run_workers(by_size.size(), threads_, [&](auto claim) {
     for (std::size_t k = claim(); k < by_size.size(); k = claim()) {
@@ -434,7 +441,16 @@ std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const Re
   // The first damage in file order, as a full index reports it.
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
-  for (const IndexVector& part : found) out.insert(out.end(), part.begin(), part.end());
+  // Numbered as the full index numbers them: the TES4 record first, then each group's entries.
+  std::uint32_t base = 1;
+  for (const FoundRecords& part : found) {
+    for (IndexEntry e : part.records) {
+      e.end += base;
+      out.push_back(e);
+    }
+    base += part.entries;
+  }
+  if (entry_count) *entry_count = base;
   return out;
 }
 

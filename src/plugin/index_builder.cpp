@@ -221,31 +221,35 @@ class Walker {
   }
 
   // Walks [begin, end) as walk() does, every header checked, but keeps only the records that
-  // want(type, FormID) keeps (with no parent or end): for finding a few records of a large
-  // plugin without an index of the rest.
+  // want keeps, each with no parent and with end set to its index + 1 as walk() would number it
+  // (the first item inside taking first_index + 1): for finding a few records of a large plugin
+  // without an index of the rest. Returns the index of the last item.
   template <class Want>
-  void scan(std::uint64_t begin, std::uint64_t end, std::uint64_t range_parent, std::size_t base_depth,
-            const Want& want, IndexVector& out) const {
+  std::uint32_t scan(std::uint64_t begin, std::uint64_t end, std::uint64_t range_parent, std::size_t base_depth,
+                     std::uint32_t first_index, const Want& want, IndexVector& out) const {
     struct Open {
       std::uint64_t at, end;
     };
     std::vector<Open> stack;
     std::uint64_t pos = begin;
+    std::uint32_t index = first_index;
     for (;;) {
       while (!stack.empty() && pos == stack.back().end) stack.pop_back();
       if (stack.empty() && pos == end) break;
       const std::uint64_t limit = stack.empty() ? end : stack.back().end;
       const Item it = read_item(pos, limit, stack.empty() ? range_parent : stack.back().at);
+      ++index;
       if (it.group) {
         if (base_depth + stack.size() + 1 > kMaxDepth) fail(pos, fmt::format("groups nested deeper than {}", kMaxDepth));
         stack.push_back(Open{pos, pos + it.size});
         pos += hs_;
       } else {
-        const IndexEntry e{pos, it.type, it.size, it.flags, it.id, kNoParent, 0};
+        const IndexEntry e{pos, it.type, it.size, it.flags, it.id, kNoParent, index + 1};
         if (want(e)) out.push_back(e);
         pos += it.total;
       }
     }
+    return index;
   }
 
   void count_fields(std::uint64_t pos, const Item& it, SubrecordStats& out, Inflater& inflater) const {
@@ -620,10 +624,12 @@ void IndexBuilder::outline(PluginOutline& out, const OpenOptions& options) {
   }
 }
 
-IndexVector IndexBuilder::find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want) {
+FoundRecords IndexBuilder::find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want) {
   const Walker walker(file, file.bytes(), file.game_);
-  IndexVector out;
-  walker.scan(group.offset + file.header_size(), group.offset + group.size, group.offset, 1, want, out);
+  FoundRecords out;
+  // The group itself is entry 0, as in index_group's result.
+  out.entries = walker.scan(group.offset + file.header_size(), group.offset + group.size, group.offset, 1, 0, want,
+                            out.records) + 1;
   return out;
 }
 

@@ -30,8 +30,9 @@ class IndexBuilder {
   // with the checks of a full build.
   static IndexVector index_group(const PluginBytes& file, const IndexEntry& group);
   // The records of one top-level group that want keeps, every header checked as index_group
-  // checks them (parent and end not set). Reads the bytes only: safe on several threads.
-  static IndexVector find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want);
+  // checks them, numbered as in index_group's result (see PluginOutline::find_records). Reads
+  // the bytes only: safe on several threads.
+  static FoundRecords find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want);
 
  private:
   void read_file_header();

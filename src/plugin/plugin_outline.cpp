@@ -45,7 +45,7 @@ std::span<const IndexEntry> PluginOutline::group(std::size_t i) {
   return groups_[i];
 }
 
-IndexVector PluginOutline::find_records(std::size_t i, const RecordWanted& want) const {
+FoundRecords PluginOutline::find_records(std::size_t i, const RecordWanted& want) const {
   // Walked anew even when group(i) is indexed: groups_ may be written by another thread.
   return IndexBuilder::find_records(*this, top_[i], want);
 }

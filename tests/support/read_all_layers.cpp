@@ -59,7 +59,7 @@ std::string outline_disagreement(const std::vector<std::uint8_t>& bytes, const s
   const auto odd = [](const IndexEntry& e) { return (e.id & 1) != 0; };
   for (std::size_t g = 0; g < outline->top_groups().size(); ++g) {
     std::string found_error;
-    IndexVector found;
+    FoundRecords found;
     try {
       found = outline->find_records(g, odd);
     } catch (const Error& e) {
@@ -76,12 +76,16 @@ std::string outline_disagreement(const std::vector<std::uint8_t>& bytes, const s
     }
     if (!found_error.empty()) return "find_records failed on a group that reads: " + found_error;
     std::size_t kept = 0;
-    for (const IndexEntry& e : got) {
+    for (std::uint32_t k = 0; k < got.size(); ++k) {
+      const IndexEntry& e = got[k];
       if (e.is_group() || !odd(e)) continue;
-      if (kept >= found.size() || found[kept].offset != e.offset || found[kept].id != e.id) return "find_records kept other records";
+      if (kept >= found.records.size() || found.records[kept].offset != e.offset || found.records[kept].id != e.id ||
+          found.records[kept].end != k + 1)
+        return "find_records kept other records, or numbered them otherwise";
       ++kept;
     }
-    if (kept != found.size()) return "find_records kept more records";
+    if (kept != found.records.size()) return "find_records kept more records";
+    if (found.entries != got.size()) return "find_records counted another number of entries";
     if (!full) continue;
     const std::uint32_t base = top[g];
     if (got.size() != full->entry(base).end - base) return "a group with a different number of entries";

@@ -174,5 +174,63 @@ TEST(Clean, MissingMasterIsNamedAndAStalePlanRefused) {
   EXPECT_THROW(apply_cleaning(model, c.report), Error);
 }
 
+// A master's own plan (it has no masters): its deleted records, with the entry indices and
+// EditorIDs a full index gives, whether the master was walked for a plugin's plan (clean --all)
+// or planned alone; and a plugin whose master does not read is refused, naming the master.
+TEST(Clean, PlansOfAPluginWithoutMastersAndOfOneWhoseMasterDoesNotRead) {
+  test::TempDir dir;
+  TestPlugin m = master_plugin();
+  m.records.push_back({Signature("MISC"), 0x802, {Field::zstring("EDID", "Gone")}, rf::kDeleted});
+  m.records.push_back({Signature("REFR"), 0x903, {Field::u32("NAME", 0x800), position(1, 2, 3)}, rf::kDeleted});
+  TestPlugin p;
+  p.masters = {"M.esm"};
+  p.records = {{Signature("MISC"), 0x800, {Field::zstring("EDID", "A"), Field::u32("DATA", 1)}}};
+  test::write_plugin(dir / "M.esm", m, 1);
+  test::write_plugin(dir / "P.esp", p, 2);
+  test::write_text(dir / "plugins.txt", "*M.esm\n*P.esp\n");
+  loadorder::LoadOrderSource source;
+  source.data = dir.path();
+  source.threads = 2;
+  const loadorder::LoadOrder order = loadorder::LoadOrder::open(source);
+  const std::uint32_t mp = *order.find("M.esm");
+  const std::vector<PluginCleanPlan> all = plan_cleaning_all(order, {});
+  ASSERT_EQ(all.size(), 2u);
+  ASSERT_TRUE(all[0].report.has_value()) << all[0].error;
+  const CleanReport& walked = *all[0].report;
+  EXPECT_FALSE(order.is_read(mp));  // walked, not indexed
+  EXPECT_EQ(all[1].report->count(CleanKind::Itm), 1u);
+  // The same plan from the full index.
+  const PluginFile& full = order.file(mp);
+  EXPECT_EQ(walked.entry_count, full.entries().size());
+  EXPECT_EQ(walked.crc_before, crc32_of(full.bytes()));
+  EXPECT_EQ(walked.crc_after, walked.crc_before);
+  ASSERT_EQ(walked.decisions.size(), 2u);  // a master's own deleted records are left alone
+  EXPECT_EQ(walked.count(CleanKind::DeletedOther), 2u);
+  for (const CleanDecision& d : walked.decisions) {
+    EXPECT_EQ(d.editor_id, d.form_id == 0x802 ? "Gone" : "");
+    EXPECT_EQ(full.entry(d.entry).id, d.form_id);
+    EXPECT_EQ(full.entry(d.entry).type, d.type);
+  }
+  const CleanReport alone = plan_cleaning(order, mp);  // the full index is read now
+  ASSERT_EQ(alone.decisions.size(), walked.decisions.size());
+  for (std::size_t k = 0; k < alone.decisions.size(); ++k) EXPECT_EQ(alone.decisions[k].entry, walked.decisions[k].entry);
+  EXPECT_EQ(alone.entry_count, walked.entry_count);
+
+  // The master damaged inside a group: its plan and the plugin's fail, naming it.
+  std::vector<std::uint8_t> bytes = test::make_plugin(m);
+  const PluginFile parsed = PluginFile::parse(FileBytes::hold(bytes, "M.esm"));
+  std::copy_n("a!b?", 4, bytes.begin() + std::ptrdiff_t(parsed.entries()[2].offset));
+  test::write_file(dir / "M.esm", bytes);
+  test::set_mtime(dir / "M.esm", 1);
+  const loadorder::LoadOrder damaged = loadorder::LoadOrder::open(source);
+  const std::vector<PluginCleanPlan> plans = plan_cleaning_all(damaged, {});
+  ASSERT_EQ(plans.size(), 2u);
+  for (const PluginCleanPlan& plan : plans) {
+    EXPECT_FALSE(plan.report.has_value());
+    EXPECT_NE(plan.error.find("M.esm"), std::string::npos) << plan.error;
+    EXPECT_NE(plan.error.find("offset"), std::string::npos) << plan.error;
+  }
+}
+
 }  // namespace
 }  // namespace tesmod::clean

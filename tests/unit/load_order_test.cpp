@@ -529,7 +529,8 @@ TEST(LoadOrderRecords, FindRecordsWalksWithoutTheFullIndexAndReportsDamageAsItWo
   write_text(d / "plugins.txt", "*M.esm\n");
   const LoadOrder o = open_dir(d.path());
   const std::uint32_t m = *o.find("M.esm");
-  const auto odd = o.find_records(m, [](const IndexEntry& e) { return e.id % 3 == 0; });
+  std::uint32_t walked_entries = 0;
+  const auto odd = o.find_records(m, [](const IndexEntry& e) { return e.id % 3 == 0; }, &walked_entries);
   EXPECT_FALSE(o.is_read(m));  // walked, not indexed
   std::vector<std::uint64_t> want;
   for (const IndexEntry& e : o.file(m).entries().subspan(1))
@@ -538,6 +539,9 @@ TEST(LoadOrderRecords, FindRecordsWalksWithoutTheFullIndexAndReportsDamageAsItWo
   for (const IndexEntry& e : odd) got.push_back(e.offset);
   EXPECT_EQ(got, want);  // every one, in file order
   ASSERT_FALSE(odd.empty());
+  // Numbered as the full index numbers them.
+  EXPECT_EQ(walked_entries, o.file(m).entries().size());
+  for (const IndexEntry& e : odd) EXPECT_EQ(o.file(m).entry(e.end - 1).offset, e.offset);
   EXPECT_EQ(o.find_records(m, [](const IndexEntry& e) { return e.id % 3 == 0; }).size(), odd.size());  // from the index
 
   // A record header damaged inside a group: the walk fails as the full index does.

@@ -143,9 +143,12 @@ class LoadOrder {
   void read_files(std::span<const std::uint32_t> positions) const;
   // The plugin's records (not its TES4 header) that want keeps, in file order: every header is
   // checked as file() checks them, but no index of the rest is built (the top-level groups are
-  // shared among the threads); from the full index when it is read already. For the few records
-  // of a large master that other plugins override. Throws tesmod::Error as file() does.
-  std::vector<IndexEntry> find_records(std::uint32_t position, const RecordWanted& want) const;
+  // shared among the threads); from the full index when it is read already. Each record's end is
+  // its index in file()'s entries + 1, as there (parent not set); entry_count, when given, is set
+  // to the number of entries file() holds. For the few records of a large master that other
+  // plugins override, or its deleted ones. Throws tesmod::Error as file() does.
+  std::vector<IndexEntry> find_records(std::uint32_t position, const RecordWanted& want,
+                                       std::uint32_t* entry_count = nullptr) const;
   // Whether file(position) has been read (without reading it).
   bool is_read(std::uint32_t position) const;
   // The first record with this stored FormID in the plugin, if any (a hash index over the

@@ -17,8 +17,16 @@
 
 namespace tesmod {
 
-// Which records a search keeps, given each record's entry (its parent and end not set).
+// Which records a search keeps, given each record's entry (no parent; end as FoundRecords says).
 using RecordWanted = std::function<bool(const IndexEntry& record)>;
+
+// The records a search of one top-level group kept, in file order, each with no parent and with
+// end set to its index in the group's own index (PluginOutline::group) + 1, as a record's end is
+// its own index + 1; and the number of entries that index holds (the group's own included).
+struct FoundRecords {
+  IndexVector records;
+  std::uint32_t entries = 0;
+};
 
 class PluginOutline : public PluginBytes {
  public:
@@ -41,11 +49,11 @@ class PluginOutline : public PluginBytes {
   // Not safe to call from two threads at once.
   std::span<const IndexEntry> group(std::size_t i);
   bool group_is_indexed(std::size_t i) const { return !groups_[i].empty(); }
-  // The records of top-level group i that want keeps, in file order, every header of the group
-  // checked as group(i) checks them, but nothing else kept (entries have no parent or end): for
-  // the few records of a large plugin that a load order's plugins override. Reads only: safe
-  // from several threads. Throws tesmod::Error for damage inside.
-  IndexVector find_records(std::size_t i, const RecordWanted& want) const;
+  // The records of top-level group i that want keeps, every header of the group checked as
+  // group(i) checks them, but nothing else kept: for the few records of a large plugin that a
+  // load order's plugins override. Reads only: safe from several threads. Throws tesmod::Error
+  // for damage inside.
+  FoundRecords find_records(std::size_t i, const RecordWanted& want) const;
 
   // The top-level groups where a well-formed plugin keeps records of this type, in file order:
   // its own groups (labelled with the type), and for the types the format nests in cells,
