@@ -423,16 +423,35 @@ std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const Re
   }
   const PluginOutline& outline = *lazy.outline;
   const auto groups = outline.top_groups();
-  // Largest groups first, so that the threads end together.
-  std::vector<std::size_t> by_size(groups.size());
-  for (std::size_t g = 0; g < groups.size(); ++g) by_size[g] = g;
-  std::sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return groups[a].size > groups[b].size; });
-  std::vector<FoundRecords> found(groups.size());
-  std::vector<std::exception_ptr> errors(groups.size());
+  // The work: whole top-level groups, and a group larger than a share of the file (a game
+  // master's worlds can be most of it) in runs of its children, so that the threads end together.
+  struct Unit {
+    std::size_t group;
+    std::uint64_t begin = 0, end = 0;  // a run of the group's children; begin == end: the whole group
+    std::uint64_t bytes = 0;
+  };
+  std::uint64_t total = 0;
+  for (const IndexEntry& g : groups) total += g.size;
+  const std::uint64_t share = threads_ > 1 ? std::max<std::uint64_t>(total / (threads_ * 4), 1 << 20) : ~std::uint64_t(0);
+  std::vector<Unit> units;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].size <= share) {
+      units.push_back({g, 0, 0, groups[g].size});
+      continue;
+    }
+    for (const auto& [begin, end] : outline.split_group(g, share)) units.push_back({g, begin, end, end - begin});
+  }
+  std::vector<std::size_t> by_size(units.size());
+  for (std::size_t u = 0; u < units.size(); ++u) by_size[u] = u;
+  std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return units[a].bytes > units[b].bytes; });
+  std::vector<FoundRecords> found(units.size());
+  std::vector<std::exception_ptr> errors(units.size());
   run_workers(by_size.size(), threads_, [&](auto claim) {
     for (std::size_t k = claim(); k < by_size.size(); k = claim()) {
+      const Unit& u = units[by_size[k]];
       try {
-        found[by_size[k]] = outline.find_records(by_size[k], want);
+        found[by_size[k]] = u.begin == u.end ? outline.find_records(u.group, want)
+                                             : outline.find_records(u.group, u.begin, u.end, want);
       } catch (...) {
         errors[by_size[k]] = std::current_exception();
       }
@@ -441,14 +460,18 @@ std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const Re
   // The first damage in file order, as a full index reports it.
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
-  // Numbered as the full index numbers them: the TES4 record first, then each group's entries.
+  // Numbered as the full index numbers them: the TES4 record first, then each group's header and
+  // entries (a split group's header, then its runs' entries in order).
   std::uint32_t base = 1;
-  for (const FoundRecords& part : found) {
-    for (IndexEntry e : part.records) {
-      e.end += base;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const bool run = units[u].begin != units[u].end;
+    if (run && (u == 0 || units[u - 1].group != units[u].group)) ++base;  // the split group's header
+    const std::uint32_t first = run ? base - 1 : base;  // the index the run's numbering counts from
+    for (IndexEntry e : found[u].records) {
+      e.end += first;
       out.push_back(e);
     }
-    base += part.entries;
+    base += found[u].entries;
   }
   if (entry_count) *entry_count = base;
   return out;

@@ -633,6 +633,41 @@ FoundRecords IndexBuilder::find_records(const PluginBytes& file, const IndexEntr
   return out;
 }
 
+FoundRecords IndexBuilder::find_records(const PluginBytes& file, const IndexEntry& group, std::uint64_t begin,
+                                        std::uint64_t end, const RecordWanted& want) {
+  const Walker walker(file, file.bytes(), file.game_);
+  FoundRecords out;
+  // Numbered as if the run's first item followed a group header at 0.
+  out.entries = walker.scan(begin, end, group.offset, 1, 0, want, out.records);
+  return out;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> IndexBuilder::split_group(const PluginBytes& file,
+                                                                               const IndexEntry& group,
+                                                                               std::uint64_t piece) {
+  const auto bytes = file.bytes();
+  const std::uint64_t hs = file.header_size();
+  const std::uint64_t end = group.offset + group.size;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+  std::uint64_t run = group.offset + hs;
+  // Steps over the direct children by their sizes, unchecked: at a header that does not read
+  // the split ends there, and the walk of the last run meets it (and reports it in file order).
+  for (std::uint64_t pos = run; pos < end;) {
+    if (end - pos < hs) break;
+    const bool is_group = Signature::from_bytes(bytes.data() + pos) == kGroupSignature;
+    const std::uint64_t size = le::u32(bytes.data() + pos + 4);
+    const std::uint64_t total = is_group ? size : hs + size;
+    if (total < hs || total > end - pos) break;
+    pos += total;
+    if (pos - run >= piece && pos < end) {
+      runs.emplace_back(run, pos);
+      run = pos;
+    }
+  }
+  runs.emplace_back(run, end);
+  return runs;
+}
+
 IndexVector IndexBuilder::index_group(const PluginBytes& file, const IndexEntry& group) {
   const auto bytes = file.bytes();
   const Walker walker(file, bytes, file.game_);

@@ -33,6 +33,14 @@ class IndexBuilder {
   // checks them, numbered as in index_group's result (see PluginOutline::find_records). Reads
   // the bytes only: safe on several threads.
   static FoundRecords find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want);
+  // The same over a run [begin, end) of the group's direct children (from split_group), numbered
+  // as if the run's first item came right after a group header at 0.
+  static FoundRecords find_records(const PluginBytes& file, const IndexEntry& group, std::uint64_t begin,
+                                   std::uint64_t end, const RecordWanted& want);
+  // The group's contents as runs of whole direct children of about `piece` bytes each, for
+  // walking a large group on several threads.
+  static std::vector<std::pair<std::uint64_t, std::uint64_t>> split_group(const PluginBytes& file,
+                                                                          const IndexEntry& group, std::uint64_t piece);
 
  private:
   void read_file_header();

@@ -50,6 +50,15 @@ FoundRecords PluginOutline::find_records(std::size_t i, const RecordWanted& want
   return IndexBuilder::find_records(*this, top_[i], want);
 }
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> PluginOutline::split_group(std::size_t i, std::uint64_t piece) const {
+  return IndexBuilder::split_group(*this, top_[i], piece);
+}
+
+FoundRecords PluginOutline::find_records(std::size_t i, std::uint64_t begin, std::uint64_t end,
+                                         const RecordWanted& want) const {
+  return IndexBuilder::find_records(*this, top_[i], begin, end, want);
+}
+
 std::vector<std::size_t> PluginOutline::groups_holding(Signature type) const {
   auto is_top = [](const IndexEntry& g) { return g.group_type() == 0; };
   const bool own_group = std::any_of(top_.begin(), top_.end(), [&](const IndexEntry& g) {

@@ -544,6 +544,55 @@ TEST(LoadOrderRecords, FindRecordsWalksWithoutTheFullIndexAndReportsDamageAsItWo
   for (const IndexEntry& e : odd) EXPECT_EQ(o.file(m).entry(e.end - 1).offset, e.offset);
   EXPECT_EQ(o.find_records(m, [](const IndexEntry& e) { return e.id % 3 == 0; }).size(), odd.size());  // from the index
 
+  // A group larger than a share of the file is walked in runs of its children on both threads:
+  // the same records, numbered as the full index numbers them.
+  {
+    test::TempDir b;
+    TestPlugin big = plugin(Game::SkyrimSE, kEsm);
+    for (std::uint32_t i = 0; i < 3000; ++i)
+      big.records.push_back({Signature("MISC"), 0x800 + i,
+                             {Field::zstring("EDID", "M" + std::to_string(i)), Field::bytes(Signature("DATA"), std::vector<std::uint8_t>(800, 1))}});
+    big.records.push_back({Signature("WEAP"), 0x10000, {Field::zstring("EDID", "W")}});
+    write_plugin(b / "Big.esm", big, 1);
+    write_text(b / "plugins.txt", "*Big.esm\n");
+    const LoadOrder ob = open_dir(b.path());
+    const std::uint32_t bp = *ob.find("Big.esm");
+    std::uint32_t count = 0;
+    const auto some = ob.find_records(bp, [](const IndexEntry& e) { return e.id % 7 == 0 || e.id == 0x10000; }, &count);
+    EXPECT_FALSE(ob.is_read(bp));
+    const auto entries = ob.file(bp).entries();
+    EXPECT_EQ(count, entries.size());
+    std::vector<std::uint64_t> expected, walked;
+    for (const IndexEntry& e : entries.subspan(1))
+      if (!e.is_group() && (e.id % 7 == 0 || e.id == 0x10000)) expected.push_back(e.offset);
+    for (const IndexEntry& e : some) {
+      walked.push_back(e.offset);
+      EXPECT_EQ(entries[e.end - 1].offset, e.offset);
+    }
+    EXPECT_EQ(walked, expected);
+    // Damage in two runs of the split group: the first in file order is reported, as by file().
+    std::vector<std::uint8_t> bytes = test::make_plugin(big);
+    std::copy_n("a!b?", 4, bytes.begin() + std::ptrdiff_t(entries[2500].offset));
+    std::copy_n("c!d?", 4, bytes.begin() + std::ptrdiff_t(entries[1200].offset));
+    test::write_file(b / "Big.esm", bytes);
+    const LoadOrder damaged = open_dir(b.path());
+    const std::uint32_t dp = *damaged.find("Big.esm");
+    std::string walk_error, index_error;
+    try {
+      damaged.find_records(dp, [](const IndexEntry&) { return true; });
+    } catch (const Error& e) {
+      walk_error = e.what();
+    }
+    try {
+      damaged.file(dp);
+    } catch (const Error& e) {
+      index_error = e.what();
+    }
+    ASSERT_FALSE(walk_error.empty());
+    EXPECT_NE(walk_error.find("c!d?"), std::string::npos) << walk_error;
+    EXPECT_EQ(walk_error, index_error);
+  }
+
   // A record header damaged inside a group: the walk fails as the full index does.
   std::vector<std::uint8_t> bytes = test::make_plugin(master);
   const PluginFile f = PluginFile::parse(FileBytes::hold(bytes, "M.esm"));

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tesmod/plugin/plugin_bytes.hpp"
@@ -54,6 +55,12 @@ class PluginOutline : public PluginBytes {
   // load order's plugins override. Reads only: safe from several threads. Throws tesmod::Error
   // for damage inside.
   FoundRecords find_records(std::size_t i, const RecordWanted& want) const;
+  // Group i's contents as runs [begin, end) of whole direct children of about `piece` bytes (a
+  // large group, such as a game master's worlds, walked on several threads), and the records of
+  // one run, numbered as if its first item came right after the group's header (the entries of
+  // the runs, in order, are the group's after its header).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> split_group(std::size_t i, std::uint64_t piece) const;
+  FoundRecords find_records(std::size_t i, std::uint64_t begin, std::uint64_t end, const RecordWanted& want) const;
 
   // The top-level groups where a well-formed plugin keeps records of this type, in file order:
   // its own groups (labelled with the type), and for the types the format nests in cells,
