@@ -256,6 +256,16 @@ void for_each_form_id(const FieldLayout& layout, std::span<const std::uint8_t> d
               });
 }
 
+std::string_view editor_id_of(std::span<const FieldRef> fields) {
+  for (const FieldRef& f : fields)
+    if (f.type == Signature("EDID")) {
+      std::string_view s(reinterpret_cast<const char*>(f.data.data()), f.data.size());
+      if (const auto zero = s.find('\0'); zero != std::string_view::npos) s = s.substr(0, zero);
+      return s;
+    }
+  return {};
+}
+
 bool FieldLayout::fits_size(std::size_t size) const {
   if (size < fixed_size) return false;
   if (!simple) return true;
@@ -331,16 +341,6 @@ std::optional<std::size_t> member_offset(const FieldLayout& layout, std::span<co
   return offset;
 }
 
-std::string_view editor_id(std::span<const FieldRef> fields) {
-  for (const FieldRef& f : fields)
-    if (f.type == Signature("EDID")) {
-      std::string_view s(reinterpret_cast<const char*>(f.data.data()), f.data.size());
-      if (const auto zero = s.find('\0'); zero != std::string_view::npos) s = s.substr(0, zero);
-      return s;
-    }
-  return {};
-}
-
 bool refers_to(std::uint32_t form_id, const std::vector<Signature>& types, const FieldSite& site) {
   if (form_id == 0 || !site.record_type_of) return false;
   const auto type = site.record_type_of(form_id);
@@ -369,7 +369,7 @@ bool LayoutTable::applies(const FieldLayout& layout, std::span<const std::uint8_
   for (const LayoutCondition& c : layout.conditions) {
     switch (c.kind) {
       case Kind::EditorIdPrefix: {
-        const std::string_view id = editor_id(site.earlier);
+        const std::string_view id = editor_id_of(site.earlier);
         if (id.size() < c.text.size() || !ascii::iequals(id.substr(0, c.text.size()), c.text)) return false;
         break;
       }

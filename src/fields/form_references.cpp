@@ -114,21 +114,11 @@ class Walker {
       }
       return;
     }
-    if (!holds_form_ids(layout->members)) return;
     // Offsets first: visiting may rewrite the field.
     std::vector<std::pair<std::size_t, const LayoutMember*>> found;
     for_each_form_id(*layout, f.data, options_.localized,
                      [&](std::size_t offset, const LayoutMember& m) { found.push_back({offset, &m}); });
     for (const auto& [offset, m] : found) at(i, offset, m->name, m->form_types);
-  }
-
-  // Whether any member (or a member of a struct inside) is a FormID: most layouts that must be
-  // walked hold none, and need no walk here.
-  static bool holds_form_ids(std::span<const LayoutMember> members) {
-    for (const LayoutMember& m : members)
-      if (m.type == ValueType::FormId || (m.type == ValueType::Struct && m.structure && holds_form_ids(m.structure->members)))
-        return true;
-    return false;
   }
 
   void condition(std::size_t i) {

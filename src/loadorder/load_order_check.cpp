@@ -123,7 +123,7 @@ class PluginChecker {
         const std::uint64_t body_offset = e.is_compressed() ? Error::kNoOffset : e.offset + file.header_size();
         try {
           read_fields(body, where, body_offset, fields);
-          record.editor_id = editor_id_of(fields);
+          record.editor_id = fields::editor_id_of(fields);
         } catch (const Error& first_try) {
           unreadable = first_try.what();
           if (auto edid = find_editor_id(body)) {
@@ -240,16 +240,6 @@ class PluginChecker {
     SubrecordCursor cursor(body, where, body_offset);
     SubrecordView v;
     while (cursor.next(v)) out.push_back({v.type, v.data});
-  }
-
-  static std::string_view editor_id_of(std::span<const fields::FieldRef> fields) {
-    for (const fields::FieldRef& f : fields)
-      if (f.type == Signature("EDID")) {
-        std::string_view s(reinterpret_cast<const char*>(f.data.data()), f.data.size());
-        if (const auto zero = s.find('\0'); zero != std::string_view::npos) s = s.substr(0, zero);
-        return s;
-      }
-    return {};
   }
 
   // A record's FormIDs, each looked up in the load order, and its fields' values and sizes

@@ -236,6 +236,9 @@ struct FieldRef {
   std::span<const std::uint8_t> data;
 };
 
+// The first EDID among the fields, up to its zero byte (empty when there is none).
+std::string_view editor_id_of(std::span<const FieldRef> fields);
+
 // The record around a field, for the layouts' conditions: its type, the fields before this one
 // (in order; the EDID among them), and what record a FormID names when that is known.
 struct FieldSite {
