@@ -423,35 +423,37 @@ std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const Re
   }
   const PluginOutline& outline = *lazy.outline;
   const auto groups = outline.top_groups();
-  // The work: whole top-level groups, and a group larger than a share of the file (a game
-  // master's worlds can be most of it) in runs of its children, so that the threads end together.
-  struct Unit {
+  // The work: runs of the top-level groups' children, a group's whole contents unless it is
+  // larger than a share of the file (a game master's worlds can be most of it), so that the
+  // threads end together.
+  struct Run {
     std::size_t group;
-    std::uint64_t begin = 0, end = 0;  // a run of the group's children; begin == end: the whole group
-    std::uint64_t bytes = 0;
+    std::uint64_t begin, end;
   };
   std::uint64_t total = 0;
   for (const IndexEntry& g : groups) total += g.size;
   const std::uint64_t share = threads_ > 1 ? std::max<std::uint64_t>(total / (threads_ * 4), 1 << 20) : ~std::uint64_t(0);
-  std::vector<Unit> units;
+  const std::uint64_t header = outline.header_size();
+  std::vector<Run> runs;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].size <= share) {
-      units.push_back({g, 0, 0, groups[g].size});
+      runs.push_back({g, groups[g].offset + header, groups[g].offset + groups[g].size});
       continue;
     }
-    for (const auto& [begin, end] : outline.split_group(g, share)) units.push_back({g, begin, end, end - begin});
+    for (const auto& [begin, end] : outline.split_group(g, share)) runs.push_back({g, begin, end});
   }
-  std::vector<std::size_t> by_size(units.size());
-  for (std::size_t u = 0; u < units.size(); ++u) by_size[u] = u;
-  std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return units[a].bytes > units[b].bytes; });
-  std::vector<FoundRecords> found(units.size());
-  std::vector<std::exception_ptr> errors(units.size());
+  std::vector<std::size_t> by_size(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) by_size[r] = r;
+  std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {
+    return runs[a].end - runs[a].begin > runs[b].end - runs[b].begin;
+  });
+  std::vector<FoundRecords> found(runs.size());
+  std::vector<std::exception_ptr> errors(runs.size());
   run_workers(by_size.size(), threads_, [&](auto claim) {
     for (std::size_t k = claim(); k < by_size.size(); k = claim()) {
-      const Unit& u = units[by_size[k]];
+      const Run& r = runs[by_size[k]];
       try {
-        found[by_size[k]] = u.begin == u.end ? outline.find_records(u.group, want)
-                                             : outline.find_records(u.group, u.begin, u.end, want);
+        found[by_size[k]] = outline.find_records(r.group, r.begin, r.end, want);
       } catch (...) {
         errors[by_size[k]] = std::current_exception();
       }
@@ -461,17 +463,15 @@ std::vector<IndexEntry> LoadOrder::find_records(std::uint32_t position, const Re
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   // Numbered as the full index numbers them: the TES4 record first, then each group's header and
-  // entries (a split group's header, then its runs' entries in order).
+  // its runs' entries in order (a run counts from the entry before its first item).
   std::uint32_t base = 1;
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    const bool run = units[u].begin != units[u].end;
-    if (run && (u == 0 || units[u - 1].group != units[u].group)) ++base;  // the split group's header
-    const std::uint32_t first = run ? base - 1 : base;  // the index the run's numbering counts from
-    for (IndexEntry e : found[u].records) {
-      e.end += first;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (r == 0 || runs[r - 1].group != runs[r].group) ++base;  // the group's header
+    for (IndexEntry e : found[r].records) {
+      e.end += base - 1;
       out.push_back(e);
     }
-    base += found[u].entries;
+    base += found[r].entries;
   }
   if (entry_count) *entry_count = base;
   return out;

@@ -624,15 +624,6 @@ void IndexBuilder::outline(PluginOutline& out, const OpenOptions& options) {
   }
 }
 
-FoundRecords IndexBuilder::find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want) {
-  const Walker walker(file, file.bytes(), file.game_);
-  FoundRecords out;
-  // The group itself is entry 0, as in index_group's result.
-  out.entries = walker.scan(group.offset + file.header_size(), group.offset + group.size, group.offset, 1, 0, want,
-                            out.records) + 1;
-  return out;
-}
-
 FoundRecords IndexBuilder::find_records(const PluginBytes& file, const IndexEntry& group, std::uint64_t begin,
                                         std::uint64_t end, const RecordWanted& want) {
   const Walker walker(file, file.bytes(), file.game_);

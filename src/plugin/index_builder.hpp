@@ -29,12 +29,10 @@ class IndexBuilder {
   // One group and everything in it (the group first; parent and end are indices in the result),
   // with the checks of a full build.
   static IndexVector index_group(const PluginBytes& file, const IndexEntry& group);
-  // The records of one top-level group that want keeps, every header checked as index_group
-  // checks them, numbered as in index_group's result (see PluginOutline::find_records). Reads
-  // the bytes only: safe on several threads.
-  static FoundRecords find_records(const PluginBytes& file, const IndexEntry& group, const RecordWanted& want);
-  // The same over a run [begin, end) of the group's direct children (from split_group), numbered
-  // as if the run's first item came right after a group header at 0.
+  // The records that want keeps in a run [begin, end) of a top-level group's direct children
+  // (its whole contents, or a run from split_group), every header checked as index_group checks
+  // them, numbered as if the run's first item came right after a group header at 0. Reads the
+  // bytes only: safe on several threads.
   static FoundRecords find_records(const PluginBytes& file, const IndexEntry& group, std::uint64_t begin,
                                    std::uint64_t end, const RecordWanted& want);
   // The group's contents as runs of whole direct children of about `piece` bytes each, for

@@ -46,8 +46,12 @@ std::span<const IndexEntry> PluginOutline::group(std::size_t i) {
 }
 
 FoundRecords PluginOutline::find_records(std::size_t i, const RecordWanted& want) const {
-  // Walked anew even when group(i) is indexed: groups_ may be written by another thread.
-  return IndexBuilder::find_records(*this, top_[i], want);
+  // Walked anew even when group(i) is indexed: groups_ may be written by another thread. The
+  // group's whole contents as one run, then its header counted.
+  FoundRecords found = IndexBuilder::find_records(*this, top_[i], top_[i].offset + header_size(),
+                                                  top_[i].offset + top_[i].size, want);
+  ++found.entries;
+  return found;
 }
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> PluginOutline::split_group(std::size_t i, std::uint64_t piece) const {
