@@ -11,12 +11,17 @@ RecordTypeTable RecordTypeTable::build(std::span<const IndexEntry> entries, std:
   // Record types get codes in order of first appearance; a plugin has a few hundred at most,
   // but a damaged index could name more than a code holds: those go unnamed (not found).
   std::unordered_map<std::uint32_t, std::uint16_t> codes;
+  Signature last_type;  // records come in groups of one type: most lookups are the last one's
+  std::uint16_t last_code = 0;
   auto code_of = [&](Signature type) -> std::uint16_t {
+    if (type == last_type && last_code) return last_code;
     const auto [it, fresh] = codes.emplace(type.value(), std::uint16_t(0));
     if (fresh && t.types_.size() < 0xFFFF) {
       t.types_.push_back(type);
       it->second = std::uint16_t(t.types_.size());
     }
+    last_type = type;
+    last_code = it->second;
     return it->second;
   };
 
