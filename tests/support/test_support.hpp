@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tesmod/error.hpp"
+
 namespace tesmod::test {
 
 // $TESMOD_CORPUS, else ../shared/corpus beside the source tree; empty when neither exists.
@@ -51,6 +53,17 @@ struct CommandResult {
 };
 // Runs the tesmod CLI built beside the tests with these arguments (no shell involved).
 CommandResult run_cli(const std::vector<std::string>& args);
+
+// What f throws as tesmod::Error (its message), or "" when it does not throw.
+template <class F>
+std::string error_message(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);

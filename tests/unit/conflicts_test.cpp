@@ -50,6 +50,14 @@ struct Fixture {
     for (const ConflictVersion& v : r.versions) out.push_back(std::string(state_name(v.state)));
     return out;
   }
+  // Opens the load order written into dir (its plugins.txt) and finds its conflicts.
+  void find() {
+    LoadOrderSource s;
+    s.data = dir.path();
+    s.threads = 2;
+    order = LoadOrder::open(s);
+    records = find_conflicts(*order, {}, problems);
+  }
   std::vector<std::string> itpo(const ConflictRecord& r) const {
     std::vector<std::string> out;
     for (const ConflictVersion& v : r.versions)
@@ -67,11 +75,7 @@ std::unique_ptr<Fixture> load(const std::vector<std::pair<std::string, TestPlugi
     list += "*" + name + "\n";
   }
   test::write_text(f->dir / "plugins.txt", list);
-  LoadOrderSource s;
-  s.data = f->dir.path();
-  s.threads = 2;
-  f->order = LoadOrder::open(s);
-  f->records = find_conflicts(*f->order, {}, f->problems);
+  f->find();
   return f;
 }
 
@@ -197,60 +201,58 @@ TEST(Conflicts, FiltersByTypePluginAndForm) {
   EXPECT_EQ(r[0].editor_id, "W");
 }
 
+// Where a plugin's last record starts when it is misc() with a one-letter EDID, and the type there.
+std::size_t last_misc_at(const std::vector<std::uint8_t>& bytes) { return bytes.size() - (24 + 8 + 10); }
+std::string type_at(const std::vector<std::uint8_t>& bytes, std::size_t at) {
+  return std::string(bytes.begin() + std::ptrdiff_t(at), bytes.begin() + std::ptrdiff_t(at) + 4);
+}
+
 TEST(Conflicts, ADamagedPluginIsReportedAndTheOthersCompared) {
-  test::TempDir d;
-  test::write_plugin(d / "M.esm", plugin({}, {misc(0x800, "A", 1)}, kEsm), 1);
-  test::write_plugin(d / "P.esp", plugin({"M.esm"}, {misc(0x800, "A", 2)}), 2);
+  Fixture f;
+  test::write_plugin(f.dir / "M.esm", plugin({}, {misc(0x800, "A", 1)}, kEsm), 1);
+  test::write_plugin(f.dir / "P.esp", plugin({"M.esm"}, {misc(0x800, "A", 2)}), 2);
   std::vector<std::uint8_t> bytes = test::make_plugin(plugin({"M.esm"}, {misc(0x800, "A", 3)}));
   // The last record's size runs past its group: the file header and top-level groups read, the
   // records do not.
-  const std::size_t rec = bytes.size() - (24 + 8 + 10);
-  ASSERT_EQ(std::string(bytes.begin() + std::ptrdiff_t(rec), bytes.begin() + std::ptrdiff_t(rec) + 4), "MISC");
+  const std::size_t rec = last_misc_at(bytes);
+  ASSERT_EQ(type_at(bytes, rec), "MISC");
   bytes[rec + 4] = 118;
-  test::write_file(d / "Cut.esp", bytes);
-  test::set_mtime(d / "Cut.esp", 3);
-  test::write_plugin(d / "Q.esp", plugin({"M.esm"}, {misc(0x800, "A", 4)}), 4);
-  test::write_text(d / "plugins.txt", "*M.esm\n*P.esp\n*Cut.esp\n*Q.esp\n");
-  LoadOrderSource s;
-  s.data = d.path();
-  const LoadOrder o = LoadOrder::open(s);
-  std::vector<Problem> problems;
-  const auto r = find_conflicts(o, {}, problems);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].file, "Cut.esp");
-  EXPECT_NE(problems[0].message.find("offset"), std::string::npos) << problems[0].message;
-  ASSERT_EQ(r.size(), 1u);
-  ASSERT_EQ(r[0].versions.size(), 3u);
-  EXPECT_EQ(o.plugin(r[0].winner().version.plugin).name, "Q.esp");
+  test::write_file(f.dir / "Cut.esp", bytes);
+  test::set_mtime(f.dir / "Cut.esp", 3);
+  test::write_plugin(f.dir / "Q.esp", plugin({"M.esm"}, {misc(0x800, "A", 4)}), 4);
+  test::write_text(f.dir / "plugins.txt", "*M.esm\n*P.esp\n*Cut.esp\n*Q.esp\n");
+  f.find();
+  ASSERT_EQ(f.problems.size(), 1u);
+  EXPECT_EQ(f.problems[0].file, "Cut.esp");
+  EXPECT_NE(f.problems[0].message.find("offset"), std::string::npos) << f.problems[0].message;
+  ASSERT_EQ(f.records.size(), 1u);
+  ASSERT_EQ(f.records[0].versions.size(), 3u);
+  EXPECT_EQ(f.order->plugin(f.records[0].winner().version.plugin).name, "Q.esp");
 }
 
 TEST(Conflicts, ADamagedMasterWalkedForItsOverriddenRecordsIsReported) {
-  test::TempDir d;
+  Fixture f;
   std::vector<std::uint8_t> bytes = test::make_plugin(plugin({}, {misc(0x800, "A", 1), misc(0x801, "B", 1)}, kEsm));
   // The last record's type is not a record type: the header and top-level groups read, the
   // walk of the group for the overridden records does not.
-  const std::size_t rec = bytes.size() - (24 + 8 + 10);
-  ASSERT_EQ(std::string(bytes.begin() + std::ptrdiff_t(rec), bytes.begin() + std::ptrdiff_t(rec) + 4), "MISC");
+  const std::size_t rec = last_misc_at(bytes);
+  ASSERT_EQ(type_at(bytes, rec), "MISC");
   std::copy_n("a!b?", 4, bytes.begin() + std::ptrdiff_t(rec));
-  test::write_file(d / "M.esm", bytes);
-  test::set_mtime(d / "M.esm", 1);
-  test::write_plugin(d / "P.esp", plugin({"M.esm"}, {misc(0x800, "A", 2)}), 2);
-  test::write_plugin(d / "Q.esp", plugin({"M.esm"}, {misc(0x800, "A", 3)}), 3);
-  test::write_text(d / "plugins.txt", "*M.esm\n*P.esp\n*Q.esp\n");
-  LoadOrderSource s;
-  s.data = d.path();
-  const LoadOrder o = LoadOrder::open(s);
-  std::vector<Problem> problems;
-  const auto r = find_conflicts(o, {}, problems);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].file, "M.esm");
-  EXPECT_NE(problems[0].message.find("left out of the conflicts"), std::string::npos) << problems[0].message;
-  EXPECT_NE(problems[0].message.find("offset"), std::string::npos) << problems[0].message;
+  test::write_file(f.dir / "M.esm", bytes);
+  test::set_mtime(f.dir / "M.esm", 1);
+  test::write_plugin(f.dir / "P.esp", plugin({"M.esm"}, {misc(0x800, "A", 2)}), 2);
+  test::write_plugin(f.dir / "Q.esp", plugin({"M.esm"}, {misc(0x800, "A", 3)}), 3);
+  test::write_text(f.dir / "plugins.txt", "*M.esm\n*P.esp\n*Q.esp\n");
+  f.find();
+  ASSERT_EQ(f.problems.size(), 1u);
+  EXPECT_EQ(f.problems[0].file, "M.esm");
+  EXPECT_NE(f.problems[0].message.find("left out of the conflicts"), std::string::npos) << f.problems[0].message;
+  EXPECT_NE(f.problems[0].message.find("offset"), std::string::npos) << f.problems[0].message;
   // The plugins' versions are still compared, without the master's.
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_FALSE(r[0].defining_version);
-  ASSERT_EQ(r[0].versions.size(), 2u);
-  EXPECT_EQ(o.plugin(r[0].winner().version.plugin).name, "Q.esp");
+  ASSERT_EQ(f.records.size(), 1u);
+  EXPECT_FALSE(f.records[0].defining_version);
+  ASSERT_EQ(f.records[0].versions.size(), 2u);
+  EXPECT_EQ(f.order->plugin(f.records[0].winner().version.plugin).name, "Q.esp");
 }
 
 }  // namespace

@@ -577,17 +577,8 @@ TEST(LoadOrderRecords, FindRecordsWalksWithoutTheFullIndexAndReportsDamageAsItWo
     test::write_file(b / "Big.esm", bytes);
     const LoadOrder damaged = open_dir(b.path());
     const std::uint32_t dp = *damaged.find("Big.esm");
-    std::string walk_error, index_error;
-    try {
-      damaged.find_records(dp, [](const IndexEntry&) { return true; });
-    } catch (const Error& e) {
-      walk_error = e.what();
-    }
-    try {
-      damaged.file(dp);
-    } catch (const Error& e) {
-      index_error = e.what();
-    }
+    const std::string walk_error = test::error_message([&] { damaged.find_records(dp, [](const IndexEntry&) { return true; }); });
+    const std::string index_error = test::error_message([&] { damaged.file(dp); });
     ASSERT_FALSE(walk_error.empty());
     EXPECT_NE(walk_error.find("c!d?"), std::string::npos) << walk_error;
     EXPECT_EQ(walk_error, index_error);
@@ -600,18 +591,11 @@ TEST(LoadOrderRecords, FindRecordsWalksWithoutTheFullIndexAndReportsDamageAsItWo
   std::copy_n("a!b?", 4, bytes.begin() + std::ptrdiff_t(at));
   test::write_file(d / "M.esm", bytes);
   const LoadOrder damaged = open_dir(d.path());
-  auto message = [](auto&& f) -> std::string {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
-  };
   const std::uint32_t dm = *damaged.find("M.esm");
-  const std::string walked = message([&] { damaged.find_records(dm, [](const IndexEntry&) { return false; }); });
+  const std::string walked =
+      test::error_message([&] { damaged.find_records(dm, [](const IndexEntry&) { return false; }); });
   ASSERT_FALSE(walked.empty());
-  EXPECT_EQ(walked, message([&] { damaged.file(dm); }));
+  EXPECT_EQ(walked, test::error_message([&] { damaged.file(dm); }));
 }
 
 }  // namespace

@@ -146,14 +146,7 @@ TEST(PluginOutline, DamageIsReportedAsAFullOpenReportsIt) {
   p.add(named("NPC_", 0x800, "Guard"));
   p.add(named("ARMO", 0x801, "Helmet"));
   const std::vector<std::uint8_t> good = p.serialize();
-  auto message = [](auto&& f) -> std::string {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
-  };
+  auto message = [](auto&& f) { return test::error_message(f); };
   // Inside a group: the outline opens, and the group's first read raises the full open's error.
   const PluginFile f = PluginFile::parse(FileBytes::hold(good, "t.esp"));
   std::vector<std::uint8_t> inner = good;
