@@ -45,6 +45,7 @@ Command add_conflicts(CLI::App& app, Common& common);
 Command add_check(CLI::App& app, Common& common);
 Command add_clean(CLI::App& app, Common& common);
 Command add_patch(CLI::App& app, Common& common);
+Command add_esl(CLI::App& app, Common& common);
 
 // Adds --encoding and --threads to a subcommand.
 void add_common_options(CLI::App& sub, Common& common);

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
                               add_vmad(app, common),     add_pack(app, common),   add_save(app, common),
                               add_export(app, common),   add_import(app, common), add_diff(app, common),
                               add_load_order(app, common), add_conflicts(app, common), add_check(app, common),
-                              add_clean(app, common), add_patch(app, common)};
+                              add_clean(app, common), add_patch(app, common), add_esl(app, common)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,4 @@
+# Sources of the light-plugin area: which plugins can be flagged ESL (esl check), FormID
+# compaction into the light range with every dependant and loose file (esl compact).
+target_sources(tesmod PRIVATE
+)
