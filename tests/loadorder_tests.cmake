@@ -8,6 +8,7 @@ target_sources(tesmod_tests PRIVATE
   corpus/load_order_corpus_test.cpp
   cli/load_order_cli_test.cpp
   unit/clean_test.cpp
+  unit/oblivion_remastered_test.cpp
 )
 # The order rules are tested apart from files too (a private header of the library).
 target_include_directories(tesmod_tests PRIVATE ${PROJECT_SOURCE_DIR}/src/loadorder)

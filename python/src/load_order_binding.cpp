@@ -32,7 +32,7 @@ class PyLoadOrder {
 
   const loadorder::LoadOrder& order() const { return order_; }
 
-  std::string game() const { return std::string(game_id(order_.game())); }
+  std::string game() const { return std::string(order_.game_id()); }
 
   py::list plugins() const {
     py::list out;
@@ -402,7 +402,7 @@ class PyLoadOrder {
 void bind_load_order(py::module_& m) {
   py::class_<PyLoadOrder>(m, "LoadOrder",
                           "A game's load order: its plugins in order, read on demand (see tesmod.load_order).")
-      .def_property_readonly("game", &PyLoadOrder::game, "'oblivion', 'skyrim' (LE) or 'skyrimse'.")
+      .def_property_readonly("game", &PyLoadOrder::game, "'oblivion', 'skyrim' (LE), 'skyrimse' or 'oblivionremastered'.")
       .def_property_readonly("plugins", &PyLoadOrder::plugins,
                              "Every plugin found, in load order, as dicts: name, index ('0A', 'FE 001' or None), "
                              "active, master, light, masters, ghost, error (None when its header reads).")
@@ -455,7 +455,7 @@ void bind_load_order(py::module_& m) {
            "The FormKey of a FormID as the plugin stores it, or None (its master is not in the load order).")
       .def("__len__", [](const PyLoadOrder& o) { return o.order().plugins().size(); })
       .def("__repr__", [](const PyLoadOrder& o) {
-        return fmt::format("<tesmod.LoadOrder {} with {} plugins, {} active>", game_id(o.order().game()),
+        return fmt::format("<tesmod.LoadOrder {} with {} plugins, {} active>", o.order().game_id(),
                            o.order().plugins().size(), o.order().active().size());
       });
 
@@ -466,10 +466,8 @@ void bind_load_order(py::module_& m) {
         loadorder::LoadOrderSource source;
         source.data = data;
         if (plugins) source.plugins_file = *plugins;
-        if (game) {
-          source.game = parse_game(*game);
-          if (!source.game) throw py::value_error("game is 'oblivion', 'skyrim' or 'skyrimse', not '" + *game + "'");
-        }
+        if (game && !loadorder::select_game(source, *game))
+          throw py::value_error("game is " + std::string(loadorder::kGameIds) + ", not '" + *game + "'");
         if (files) source.files.assign(files->begin(), files->end());
         source.threads = threads;
         py::gil_scoped_release release;
@@ -483,7 +481,8 @@ void bind_load_order(py::module_& m) {
       "Opens a load order: the Data folder's plugins in the game's order (plugins.txt, loadorder.txt, file times, "
       "Skyrim.ccc, as README 'Load orders' says), or the plugin files given, in order. Reads each plugin's header "
       "only; records are read when asked for. plugins: the plugins.txt (default DATA/plugins.txt); game: "
-      "'oblivion', 'skyrim' or 'skyrimse' (default: from the headers).");
+      "'oblivion', 'skyrim', 'skyrimse' or 'oblivionremastered' (default: from the headers; a data folder ending "
+      "in ObvData/Data is Oblivion Remastered's).");
 }
 
 }  // namespace tesmod::python

@@ -105,10 +105,34 @@ LoadOrder::~LoadOrder() = default;
 
 LoadOrder LoadOrder::open(const LoadOrderSource& source) { return LoadOrderBuilder::build(source); }
 
+bool select_game(LoadOrderSource& source, std::string_view id) {
+  if (id == "oblivionremastered") {
+    source.game = Game::Oblivion;
+    source.rules = OrderRules::OblivionRemastered;
+    return true;
+  }
+  const std::optional<Game> game = parse_game(id);
+  if (!game) return false;
+  source.game = game;
+  source.rules = OrderRules::Format;
+  return true;
+}
+
+std::string_view LoadOrder::game_id() const {
+  return rules_ == OrderRules::OblivionRemastered ? "oblivionremastered" : tesmod::game_id(game_);
+}
+
+std::string_view LoadOrder::game_title() const {
+  return rules_ == OrderRules::OblivionRemastered ? "Oblivion Remastered" : tesmod::game_title(game_);
+}
+
 LoadOrder LoadOrderBuilder::build(const LoadOrderSource& source) {
   LoadOrder out;
   out.threads_ = thread_count(source.threads);
   std::vector<Problem>& problems = out.problems_;
+  if (source.rules == OrderRules::OblivionRemastered && source.game && *source.game != Game::Oblivion)
+    throw Error(path_text(source.data), Error::kNoOffset, std::nullopt,
+                fmt::format("Oblivion Remastered reads Oblivion's plugins, not {}'s", game_title(*source.game)));
 
   // The candidates: the named files, or every plugin file in the data folder.
   struct Candidate {
@@ -218,6 +242,27 @@ LoadOrder LoadOrderBuilder::build(const LoadOrderSource& source) {
   for (const Candidate& c : candidates)
     if (!c.plugin.readable()) problems.push_back({c.plugin.name, c.plugin.error});
 
+  // The rules: Oblivion Remastered when asked for, or (no game given) when the folder is its Data
+  // folder and no plugin there is a Skyrim one.
+  if (source.rules) {
+    out.rules_ = *source.rules;
+  } else if (!source.game) {
+    const bool skyrim = std::any_of(candidates.begin(), candidates.end(), [](const Candidate& c) {
+      return c.plugin.readable() && c.plugin.format != Game::Oblivion;
+    });
+    bool remastered_folder = false;
+    if (!explicit_files) {
+      remastered_folder = detail::is_oblivion_remastered_data(source.data);
+    } else {
+      for (const Candidate& c : candidates)
+        if (detail::is_oblivion_remastered_data(c.plugin.path.parent_path().empty() ? fs::path(".")
+                                                                                     : c.plugin.path.parent_path()))
+          remastered_folder = true;
+    }
+    if (remastered_folder && !skyrim) out.rules_ = OrderRules::OblivionRemastered;
+  }
+  const bool remastered = out.rules_ == OrderRules::OblivionRemastered;
+
   // The lists.
   detail::Lists lists;
   bool load_order_found = false;
@@ -246,6 +291,10 @@ LoadOrder LoadOrderBuilder::build(const LoadOrderSource& source) {
       // The style only decides how lines without '*' count; both are read the same way here and
       // the game decides once it is known.
       lists.plugins = read_list(*plugins_path, ListStyle::Names, problems);
+    } else if (remastered) {
+      problems.push_back({"Plugins.txt", fmt::format("not found in {}: no plugin is active (Oblivion Remastered "
+                                                     "activates only the plugins it lists)",
+                                                     path_text(source.data))});
     } else {
       problems.push_back({"plugins.txt", fmt::format("not found in {}: only the game's own masters are active",
                                                      path_text(source.data))});
@@ -256,10 +305,13 @@ LoadOrder LoadOrderBuilder::build(const LoadOrderSource& source) {
       probe.push_back({c.plugin, c.mtime});
       versions.push_back(c.form_version);
     }
-    out.game_ = source.game ? *source.game : detail::detect_game(probe, lists, versions, load_order_found);
+    out.game_ = remastered    ? Game::Oblivion
+                : source.game ? *source.game
+                              : detail::detect_game(probe, lists, versions, load_order_found);
     if (plugins_path && out.game_ == Game::SkyrimSE)
       lists.plugins = parse_plugin_list(read_whole(*plugins_path), ListStyle::Asterisk);
-    if (load_order_path && out.game_ == Game::SkyrimLE) {
+    // Oblivion Remastered: libloadorder reads (and writes) a loadorder.txt beside Plugins.txt.
+    if (load_order_path && (out.game_ == Game::SkyrimLE || remastered)) {
       lists.load_order_name = load_order_path->filename().string();
       lists.load_order = read_list(*load_order_path, ListStyle::Names, problems);
     }
@@ -277,7 +329,9 @@ LoadOrder LoadOrderBuilder::build(const LoadOrderSource& source) {
       probe.push_back({c.plugin, c.mtime});
       versions.push_back(c.form_version);
     }
-    out.game_ = source.game ? *source.game : detail::detect_game(probe, lists, versions, false);
+    out.game_ = remastered    ? Game::Oblivion
+                : source.game ? *source.game
+                              : detail::detect_game(probe, lists, versions, false);
   }
 
   // Plugins of another game than the load order's cannot load in it.
@@ -286,12 +340,14 @@ LoadOrder LoadOrderBuilder::build(const LoadOrderSource& source) {
     if ((c.plugin.format == Game::Oblivion) != (out.game_ == Game::Oblivion)) {
       c.plugin.error = fmt::format("is {} plugin; the load order is {}",
                                    c.plugin.format == Game::Oblivion ? "an Oblivion" : "a Skyrim",
-                                   game_title(out.game_));
+                                   out.game_title());
       problems.push_back({c.plugin.name, c.plugin.error});
     }
   }
+  // Oblivion Remastered: no plugin loads as a master (libloadorder's is_master_file is false for
+  // every plugin of that game), so nothing below moves a plugin for its ESM flag.
   for (Candidate& c : candidates) {
-    c.plugin.master = detail::loads_as_master(out.game_, c.plugin);
+    c.plugin.master = !remastered && detail::loads_as_master(out.game_, c.plugin);
     c.plugin.light = detail::loads_as_light(out.game_, c.plugin);
   }
 
@@ -307,9 +363,11 @@ LoadOrder LoadOrderBuilder::build(const LoadOrderSource& source) {
     for (detail::Installed& i : installed) out.plugins_.push_back(std::move(i.plugin));
     std::stable_partition(out.plugins_.begin(), out.plugins_.end(), [](const LoadOrderPlugin& p) { return p.master; });
   } else {
-    out.plugins_ = detail::arrange(out.game_, std::move(installed), lists, problems);
+    out.plugins_ = detail::arrange(out.game_, out.rules_, std::move(installed), lists, problems);
   }
-  detail::hoist_masters(out.plugins_, problems);
+  // Oblivion Remastered moves no plugin for its masters (libloadorder hoists nothing there).
+  if (remastered) detail::report_late_masters(out.plugins_, problems);
+  else detail::hoist_masters(out.plugins_, problems);
   detail::assign_indices(out.game_, out.plugins_, problems);
 
   for (std::uint32_t i = 0; i < out.plugins_.size(); ++i) {

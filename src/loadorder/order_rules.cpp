@@ -18,6 +18,14 @@ bool ends_with_ext(std::string_view name, std::string_view ext) {
   return name.size() >= ext.size() && ascii::iequals(name.substr(name.size() - ext.size()), ext);
 }
 
+// ASCII upper case (the bytes of other UTF-8 characters kept): libloadorder's tie-break key.
+std::string to_upper(std::string_view name) {
+  std::string out(name);
+  for (char& c : out)
+    if (c >= 'a' && c <= 'z') c = char(c - 'a' + 'A');
+  return out;
+}
+
 using NameIndex = std::unordered_map<std::string, std::size_t>;
 
 NameIndex index_names(const std::vector<LoadOrderPlugin>& plugins) {
@@ -79,16 +87,30 @@ Game detect_game(const std::vector<Installed>& installed, const Lists& lists,
   return form_version_says_se ? Game::SkyrimSE : Game::SkyrimLE;
 }
 
-std::vector<LoadOrderPlugin> arrange(Game game, std::vector<Installed> installed, const Lists& lists,
+bool is_oblivion_remastered_data(const std::filesystem::path& folder) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(folder, ec);
+  if (ec) p = folder;
+  p = p.lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();  // a trailing separator
+  return ascii::iequals(p.filename().string(), "Data") &&
+         ascii::iequals(p.parent_path().filename().string(), "ObvData");
+}
+
+std::vector<LoadOrderPlugin> arrange(Game game, OrderRules rules, std::vector<Installed> installed, const Lists& lists,
                                      std::vector<Problem>& problems) {
+  const bool remastered = rules == OrderRules::OblivionRemastered;
   // The base order: modification time, then name (the order of anything the lists leave out).
+  // Oblivion Remastered breaks ties as libloadorder does there: by upper-cased name, Z to A.
   std::vector<std::size_t> base(installed.size());
   for (std::size_t i = 0; i < base.size(); ++i) base[i] = i;
-  std::vector<std::string> lower(installed.size());
+  std::vector<std::string> lower(installed.size()), upper;
   for (std::size_t i = 0; i < installed.size(); ++i) lower[i] = ascii::to_lower(installed[i].plugin.name);
+  if (remastered)
+    for (const Installed& i : installed) upper.push_back(to_upper(i.plugin.name));
   std::stable_sort(base.begin(), base.end(), [&](std::size_t a, std::size_t b) {
     if (installed[a].mtime != installed[b].mtime) return installed[a].mtime < installed[b].mtime;
-    return lower[a] < lower[b];
+    return remastered ? upper[a] > upper[b] : lower[a] < lower[b];
   });
   NameIndex by_name;
   for (std::size_t i = 0; i < installed.size(); ++i) by_name.emplace(lower[i], i);
@@ -112,13 +134,27 @@ std::vector<LoadOrderPlugin> arrange(Game game, std::vector<Installed> installed
       active[*i] = true;
     }
 
-  if (game == Game::Oblivion) {
+  if (game == Game::Oblivion && !remastered) {  // the active plugins only; the order is the file times
     if (lists.plugins)
       for (const ListEntry& e : lists.plugins->entries) {
         if (auto i = lookup(by_name, e.name)) active[*i] = true;
         else not_installed(lists.plugins_name, e, "active plugin");
       }
-  } else if (game == Game::SkyrimLE) {
+  } else if (game == Game::SkyrimLE || remastered) {
+    // The lines of plugins.txt that name plugins: every one, but in Oblivion Remastered's
+    // Plugins.txt a `*` line names a file called "*Name.esp", which is never there.
+    std::vector<ListEntry> listed_entries;
+    if (lists.plugins)
+      for (const ListEntry& e : lists.plugins->entries) {
+        if (remastered && e.starred) {
+          problems.push_back({lists.plugins_name,
+                              fmt::format("line {}: '*{}': Oblivion Remastered's Plugins.txt has no '*' markers; the "
+                                          "line names no plugin file, so '{}' is not active (as libloadorder reads it)",
+                                          e.line, e.name, e.name)});
+          continue;
+        }
+        listed_entries.push_back(e);
+      }
     if (lists.load_order) {
       for (const ListEntry& e : lists.load_order->entries) {
         if (auto i = lookup(by_name, e.name)) place(*i);
@@ -126,7 +162,7 @@ std::vector<LoadOrderPlugin> arrange(Game game, std::vector<Installed> installed
       }
     }
     if (lists.plugins) {
-      for (const ListEntry& e : lists.plugins->entries) {
+      for (const ListEntry& e : listed_entries) {
         if (auto i = lookup(by_name, e.name)) {
           if (!lists.load_order) place(*i);
           active[*i] = true;
@@ -140,7 +176,7 @@ std::vector<LoadOrderPlugin> arrange(Game game, std::vector<Installed> installed
       std::unordered_map<std::string, std::size_t> in_order;
       for (const ListEntry& e : lists.load_order->entries) in_order.emplace(ascii::to_lower(e.name), e.line);
       std::vector<const ListEntry*> listed;
-      for (const ListEntry& e : lists.plugins->entries) {
+      for (const ListEntry& e : listed_entries) {
         if (in_order.count(ascii::to_lower(e.name))) listed.push_back(&e);
         else
           problems.push_back({lists.plugins_name,
@@ -164,7 +200,27 @@ std::vector<LoadOrderPlugin> arrange(Game game, std::vector<Installed> installed
           break;
         }
     }
-    if (auto i = lookup(by_name, "Update.esm")) active[*i] = true;
+    if (!remastered) {
+      if (auto i = lookup(by_name, "Update.esm")) active[*i] = true;
+    } else {
+      // Nothing is active unless listed, not even the game's master.
+      const auto master = lookup(by_name, "Oblivion.esm");
+      const bool listed = std::any_of(listed_entries.begin(), listed_entries.end(),
+                                      [](const ListEntry& e) { return ascii::iequals(e.name, "Oblivion.esm"); });
+      if (master && !active[*master])
+        problems.push_back(
+            lists.plugins
+                ? Problem{lists.plugins_name, "does not list Oblivion.esm: Oblivion Remastered loads only the plugins "
+                                              "its Plugins.txt lists (none is active by itself), and the game's master "
+                                              "is inactive"}
+                : Problem{"Oblivion.esm", "is inactive: there is no Plugins.txt to list it, and Oblivion Remastered "
+                                          "activates no plugin by itself"});
+      else if (!master && !listed)
+        problems.push_back({"Oblivion.esm", fmt::format("is not in the data folder{}: Oblivion Remastered needs the "
+                                                        "game's master",
+                                                        lists.plugins ? ", nor listed in " + lists.plugins_name : "")});
+      // Listed but not in the folder: the line's own problem says so.
+    }
   } else {  // Skyrim SE
     if (lists.plugins) {
       for (const ListEntry& e : lists.plugins->entries) {
@@ -237,6 +293,21 @@ void hoist_masters(std::vector<LoadOrderPlugin>& plugins, std::vector<Problem>& 
       index = index_names(plugins);
       --i;  // look at the moved master's own masters next (wraps to 0 after ++i)
       break;
+    }
+  }
+}
+
+void report_late_masters(const std::vector<LoadOrderPlugin>& plugins, std::vector<Problem>& problems) {
+  const NameIndex index = index_names(plugins);
+  for (std::size_t i = 0; i < plugins.size(); ++i) {
+    if (!plugins[i].active) continue;
+    for (const std::string& m : plugins[i].masters) {
+      auto j = lookup(index, m);
+      if (!j || *j <= i) continue;
+      problems.push_back({plugins[*j].name,
+                          fmt::format("is a master of '{}' but loads after it: left there, as Oblivion Remastered "
+                                      "moves no plugin for its masters",
+                                      plugins[i].name)});
     }
   }
 }

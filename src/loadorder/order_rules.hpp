@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,14 +43,25 @@ bool loads_as_light(Game game, const LoadOrderPlugin& plugin);
 Game detect_game(const std::vector<Installed>& installed, const Lists& lists,
                  const std::vector<std::uint16_t>& first_form_version, bool load_order_file_found);
 
+// Whether a folder is Oblivion Remastered's Data folder: its path (made absolute) ends in
+// ObvData/Data, without regard to case (<game>/OblivionRemastered/Content/Dev/ObvData/Data).
+bool is_oblivion_remastered_data(const std::filesystem::path& folder);
+
 // Puts the installed plugins in the game's order and marks the active ones; problems for list
-// entries that name no installed plugin and for the lists disagreeing (Skyrim LE).
-std::vector<LoadOrderPlugin> arrange(Game game, std::vector<Installed> installed, const Lists& lists,
+// entries that name no installed plugin and for the lists disagreeing (Skyrim LE, Oblivion
+// Remastered), and for Oblivion Remastered's Plugins.txt not listing Oblivion.esm or holding `*`
+// lines. Oblivion Remastered (rules) reads the lists as Skyrim LE does, with nothing implicitly
+// active; a `*` line there names no plugin (libloadorder takes the whole line for the name).
+std::vector<LoadOrderPlugin> arrange(Game game, OrderRules rules, std::vector<Installed> installed, const Lists& lists,
                                      std::vector<Problem>& problems);
 
 // Moves every master that loads after a plugin needing it to just before that plugin (repeated
 // until none is left; a cycle of masters is reported, not followed forever).
 void hoist_masters(std::vector<LoadOrderPlugin>& plugins, std::vector<Problem>& problems);
+
+// Oblivion Remastered, where nothing is hoisted (libloadorder moves no plugin for its masters in
+// that game): a problem for every master loading after an active plugin that needs it.
+void report_late_masters(const std::vector<LoadOrderPlugin>& plugins, std::vector<Problem>& problems);
 
 // Fills master_positions, checks that each active plugin's masters are present and active, and
 // gives the active readable plugins their indices within the game's limits (255 full plugins,

@@ -161,9 +161,10 @@ PluginList parse_plugin_list(std::span<const std::uint8_t> bytes, ListStyle styl
     }
     std::string_view name = trim(text);
     if (name.empty() || name.front() == '#') continue;
-    bool active = true;
+    bool active = true, starred = false;
     if (name.front() == '*') {
       out.has_asterisks = true;
+      starred = true;
       name = trim(name.substr(1));
     } else if (style == ListStyle::Asterisk) {
       active = false;
@@ -186,7 +187,7 @@ PluginList parse_plugin_list(std::span<const std::uint8_t> bytes, ListStyle styl
                             fmt::format("line left out: '{}' is listed again (first on line {})", name, it->second)});
       continue;
     }
-    out.entries.push_back({std::string(name), active, line_number});
+    out.entries.push_back({std::string(name), active, line_number, starred});
   }
   return out;
 }

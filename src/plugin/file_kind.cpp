@@ -15,6 +15,8 @@ bool starts_with(std::span<const std::uint8_t> bytes, std::string_view magic, st
 FileKind file_kind(std::span<const std::uint8_t> start) {
   if (starts_with(start, "TES4SAVEGAME")) return FileKind::OblivionSave;
   if (starts_with(start, "TESV_SAVEGAME")) return FileKind::SkyrimSave;
+  // Unreal's SaveGame container (Oblivion Remastered's .sav wraps the game state in it).
+  if (starts_with(start, "GVAS")) return FileKind::UnrealSave;
   // Oblivion's record header is 20 bytes, Skyrim's 24: HEDR follows it.
   if (starts_with(start, "TES4") && (starts_with(start, "HEDR", 20) || starts_with(start, "HEDR", 24)))
     return FileKind::Plugin;
@@ -33,6 +35,7 @@ std::string_view file_kind_text(FileKind kind) {
     case FileKind::Plugin: return "a plugin";
     case FileKind::OblivionSave: return "an Oblivion save";
     case FileKind::SkyrimSave: return "a Skyrim save";
+    case FileKind::UnrealSave: return "an Oblivion Remastered (Unreal GVAS) save";
     case FileKind::Unknown: break;
   }
   return "not a game file tesmod knows";

@@ -357,7 +357,8 @@ class Planner {
 FileStart IndexBuilder::read_file_start(PluginBytes& out, const OpenOptions& options) {
   const auto bytes = out.bytes();
   const std::string& name = out.name();
-  if (const FileKind kind = file_kind(bytes); kind == FileKind::OblivionSave || kind == FileKind::SkyrimSave)
+  if (const FileKind kind = file_kind(bytes);
+      kind == FileKind::OblivionSave || kind == FileKind::SkyrimSave || kind == FileKind::UnrealSave)
     throw Error(name, 0, std::nullopt, fmt::format("this is {}, not a plugin", file_kind_text(kind)));
   if (bytes.size() < 24) {
     throw Error(name, 0, std::nullopt,

@@ -64,6 +64,9 @@ class Parser {
       const FileKind kind = file_kind(bytes_);
       if (kind == FileKind::SkyrimSave)
         r_.fail("file header: this is a Skyrim save (TESV_SAVEGAME); only Oblivion saves are supported");
+      if (kind == FileKind::UnrealSave)
+        r_.fail("file header: this is an Oblivion Remastered (Unreal GVAS) save, which tesmod does not read; only "
+                "Oblivion's .ess saves are supported");
       if (kind == FileKind::Plugin) r_.fail("file header: this is a plugin, not a save");
       if (magic.size() >= 4 && std::memcmp(magic.data(), "CON ", 4) == 0)
         r_.fail("file header: an Xbox 360 container ('CON '); extract the save from it first");

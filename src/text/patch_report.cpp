@@ -30,7 +30,7 @@ nlohmann::ordered_json patch_report_json(const loadorder::LoadOrder& order, cons
                                          const TextCodec& codec) {
   nlohmann::ordered_json j;
   j["patch"] = plan.name;
-  j["game"] = game_id(plan.game);
+  j["game"] = order.game_id();  // the load order's game (oblivionremastered too), its format in plan.game
   j["mode"] = mode_name(plan.mode);
   j["remove_empty_sublists"] = plan.remove_empty;
   j["sources"] = names_of(order, plan.sources);
@@ -97,7 +97,7 @@ std::string patch_tags_text(const loadorder::LoadOrder& order, const patch::Patc
 std::string patch_report_text(const loadorder::LoadOrder& order, const patch::PatchPlan& plan, const TextCodec& codec) {
   std::size_t lists = 0;
   for (const patch::PatchRecord& r : plan.records) lists += r.outcome.part == "leveled list";
-  std::string out = fmt::format("{}: {}, {} mode, remove empty sublists {}\n", plan.name, game_title(plan.game),
+  std::string out = fmt::format("{}: {}, {} mode, remove empty sublists {}\n", plan.name, order.game_title(),
                                 mode_name(plan.mode), plan.remove_empty ? "on" : "off");
   out += fmt::format("  read {} plugins: {}\n", plan.sources.size(), fmt::join(names_of(order, plan.sources), ", "));
   if (plan.skipped_patch)

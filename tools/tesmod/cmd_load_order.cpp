@@ -33,7 +33,7 @@ Command add_load_order(CLI::App& app, Common& common) {
             const loadorder::LoadOrder order = open_load_order(args->order, common.threads);
             if (args->json) {
               nlohmann::ordered_json j;
-              j["game"] = game_id(order.game());
+              j["game"] = order.game_id();
               nlohmann::ordered_json plugins = nlohmann::ordered_json::array();
               for (const loadorder::LoadOrderPlugin& p : order.plugins()) {
                 nlohmann::ordered_json e;
@@ -52,7 +52,7 @@ Command add_load_order(CLI::App& app, Common& common) {
               std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
               return kExitOk;
             }
-            std::string out = fmt::format("{} load order: {} plugins, {} active\n", game_title(order.game()),
+            std::string out = fmt::format("{} load order: {} plugins, {} active\n", order.game_title(),
                                           order.plugins().size(), order.active().size());
             for (const loadorder::LoadOrderPlugin& p : order.plugins()) {
               std::string flags;

@@ -1,7 +1,6 @@
 #include "load_order_args.hpp"
 
 #include "commands.hpp"
-#include "tesmod/plugin/game.hpp"
 
 namespace tesmod::cli {
 
@@ -9,15 +8,17 @@ void add_load_order_options(CLI::App& sub, LoadOrderArgs& args, const std::strin
   sub.add_option("PLUGIN", args.files, files_help);
   sub.add_option("--data", args.data, "The game's Data folder (default: .)");
   sub.add_option("--plugins", args.plugins, "The plugins.txt to read (default: DATA/plugins.txt, any case)");
-  sub.add_option("--game", args.game, "oblivion, skyrim (LE) or skyrimse (default: from the plugins' headers)");
+  sub.add_option("--game", args.game,
+                 "oblivion, skyrim (LE), skyrimse or oblivionremastered (default: from the plugins' headers; "
+                 "a data folder ending in ObvData/Data is Oblivion Remastered's)");
 }
 
 loadorder::LoadOrder open_load_order(const LoadOrderArgs& args, unsigned threads) {
   loadorder::LoadOrderSource source;
   source.threads = threads;
   if (!args.game.empty()) {
-    source.game = parse_game(args.game);
-    if (!source.game) throw UsageError("--game: expected oblivion, skyrim or skyrimse, not '" + args.game + "'");
+    if (!loadorder::select_game(source, args.game))
+      throw UsageError("--game: expected " + std::string(loadorder::kGameIds) + ", not '" + args.game + "'");
   }
   if (!args.files.empty()) {
     if (!args.plugins.empty()) throw UsageError("--plugins and plugin files named on the command line exclude each other");

@@ -16,6 +16,9 @@ void expect_plugin(const std::string& path) {
     case FileKind::SkyrimSave:
       throw Error(path, Error::kNoOffset, std::nullopt,
                   "this is a Skyrim save, not a plugin (and only Oblivion saves are supported)");
+    case FileKind::UnrealSave:
+      throw Error(path, Error::kNoOffset, std::nullopt,
+                  "this is an Oblivion Remastered (Unreal GVAS) save, not a plugin (and tesmod does not read those)");
     default: return;
   }
 }
@@ -30,6 +33,10 @@ save::SaveFile open_save(const std::string& path) {
     case FileKind::SkyrimSave:
       throw Error(path, Error::kNoOffset, std::nullopt,
                   "this is a Skyrim save: only Oblivion saves are supported (Skyrim saves are not)");
+    case FileKind::UnrealSave:
+      throw Error(path, Error::kNoOffset, std::nullopt,
+                  "this is an Oblivion Remastered (Unreal GVAS) save, which tesmod does not read: only Oblivion's "
+                  ".ess saves are supported");
     case FileKind::Plugin:
       throw Error(path, Error::kNoOffset, std::nullopt, "this is a plugin, not a save: use tesmod info");
     default: return save::SaveFile::open(path);

@@ -10,10 +10,19 @@
 //                Update.esm, Dawnguard.esm, HearthFires.esm, Dragonborn.esm and the plugins
 //                Skyrim.ccc names are active and load first when present; light plugins (ESL
 //                flag or .esl) take FE slots.
+//   Oblivion Remastered
+//                Oblivion's plugin format (game() is Game::Oblivion; rules() says which game):
+//                Plugins.txt in the Data folder (.../OblivionRemastered/Content/Dev/ObvData/Data)
+//                lists the active plugins in load order, one name a line, no `*`; a loadorder.txt
+//                beside it (written by LOOT's libloadorder) gives the order of every plugin, as in
+//                Skyrim LE. Nothing is active unless listed (a problem when Oblivion.esm is not);
+//                the ESM flag moves no plugin, nor do masters (libloadorder reorders nothing for
+//                this game): no plugin is `master`, and a master loading after a plugin needing it
+//                is reported, not moved.
 //   Every game   plugins in the data folder that the lists do not name load after those they
 //                name (by modification time), inactive; masters load before other plugins; a
-//                master that would load after a plugin needing it is moved before it; a
-//                `.ghost` file counts as the plugin.
+//                master that would load after a plugin needing it is moved before it (not in
+//                Oblivion Remastered, above); a `.ghost` file counts as the plugin.
 //
 // Opening reads each plugin's file header only. Records are read when asked for (file(),
 // versions(), winning()), and then only from the plugins that can hold them.
@@ -37,17 +46,36 @@
 
 namespace tesmod::loadorder {
 
+// Which rules put the plugins in order, where the plugins' container format (Game) does not tell:
+// Oblivion Remastered reads Oblivion's plugins (Game::Oblivion everywhere a format is meant) but
+// orders them by its Plugins.txt alone (see the comment at the top).
+enum class OrderRules : std::uint8_t {
+  Format,              // the rules of the game the format names: Oblivion, Skyrim LE or Skyrim SE
+  OblivionRemastered,  // Oblivion Remastered (with Game::Oblivion)
+};
+
 struct LoadOrderSource {
   std::filesystem::path data = ".";                    // the Data folder
   std::optional<std::filesystem::path> plugins_file;   // default: DATA/plugins.txt (any case)
   std::optional<std::filesystem::path> load_order_file;  // Skyrim LE; default: loadorder.txt beside plugins.txt
   std::optional<Game> game;                            // default: from the plugins' headers and the lists
+  // Default: Oblivion Remastered when `game` is not given, the plugins are Oblivion's and the data
+  // folder's path (or, for `files`, a file's folder) ends in ObvData/Data (any case); else Format.
+  // OblivionRemastered sets the game to Game::Oblivion (with another `game`, open() throws
+  // tesmod::Error).
+  std::optional<OrderRules> rules;
   // When given, the load order is these files, in this order, all active (the data folder and
   // the lists are not read); a master they need and do not name is taken from the folder of
   // the plugin that needs it.
   std::vector<std::filesystem::path> files;
   unsigned threads = 0;  // 0: all cores
 };
+
+// Sets source.game and source.rules from a game id as `--game` takes it: oblivion, skyrim,
+// skyrimse (and the aliases tesmod::parse_game knows) or oblivionremastered. False for any other.
+bool select_game(LoadOrderSource& source, std::string_view id);
+// The ids select_game takes, for messages: "oblivion, skyrim, skyrimse or oblivionremastered".
+inline constexpr std::string_view kGameIds = "oblivion, skyrim, skyrimse or oblivionremastered";
 
 // Where a plugin loads: a full index (00-FE; FD is the last in Skyrim SE, whose FE holds the
 // light plugins) or a light plugin's slot under FE (000-FFF).
@@ -68,7 +96,8 @@ struct LoadOrderPlugin {
   std::filesystem::path path;   // the file read (ending in .ghost when ghosted)
   bool ghosted = false;
   bool active = false;
-  bool master = false;          // loads with the masters: ESM flag (Skyrim SE: also .esm, .esl)
+  bool master = false;          // loads with the masters: ESM flag (Skyrim SE: also .esm, .esl;
+                                // Oblivion Remastered: never, the flag orders nothing there)
   bool light = false;           // Skyrim SE: ESL flag or .esl
   std::optional<LoadIndex> index;  // active plugins whose header reads, within the limits
   std::vector<std::string> masters;                       // as the header names them
@@ -110,7 +139,13 @@ class LoadOrder {
   LoadOrder& operator=(LoadOrder&&) noexcept;
   ~LoadOrder();
 
+  // The plugins' container format (Game::Oblivion for Oblivion Remastered too).
   Game game() const { return game_; }
+  // The rules the order follows, and the game they name: its id as JSON and --game write it
+  // ("oblivionremastered", else tesmod::game_id(game())) and its name ("Oblivion Remastered").
+  OrderRules rules() const { return rules_; }
+  std::string_view game_id() const;
+  std::string_view game_title() const;
   // Every plugin found, active or not, in load order.
   std::span<const LoadOrderPlugin> plugins() const { return plugins_; }
   const LoadOrderPlugin& plugin(std::uint32_t position) const { return plugins_[position]; }
@@ -189,6 +224,7 @@ class LoadOrder {
   const PluginFile& open_file(std::uint32_t position, unsigned threads) const;
   const RecordTypeTable& type_table(std::uint32_t position) const;
   Game game_ = Game::Oblivion;
+  OrderRules rules_ = OrderRules::Format;
   unsigned threads_ = 1;
   std::vector<LoadOrderPlugin> plugins_;
   std::vector<std::uint32_t> active_;

@@ -26,6 +26,7 @@ struct ListEntry {
   std::string name;     // UTF-8, surrounding blanks removed
   bool active = true;   // Names: always true; Asterisk: whether the line starts with '*'
   std::size_t line = 0;  // 1-based
+  bool starred = false;  // the line starts with '*' (in either style)
 };
 
 // Something in the file that was skipped, with where it is.
