@@ -4,6 +4,7 @@
 #include "condition_binding.hpp"
 #include "errors.hpp"
 #include "form_key_binding.hpp"
+#include "light_binding.hpp"
 #include "load_order_binding.hpp"
 #include "plugin_binding.hpp"
 #include "save_binding.hpp"
@@ -25,4 +26,5 @@ PYBIND11_MODULE(_tesmod, m) {
   tesmod::python::bind_package(m);
   tesmod::python::bind_patch_plugin(m);
   tesmod::python::bind_load_order(m);
+  tesmod::python::bind_light(m);
 }

@@ -9,7 +9,7 @@ Errors about files raise tesmod.Error, whose message names the file, the byte of
 record (also as the attributes file, offset, record and detail).
 """
 from ._tesmod import (Error, Field, FormKey, Header, LoadOrder, PatchPlugin, Plugin, Record, RecordIterator, Save, ScriptError, TextError,
-                      __version__, load_order, open, open_save)
+                      __version__, compact, load_order, open, open_save)
 
 __all__ = ["Error", "Field", "FormKey", "Header", "LoadOrder", "PatchPlugin", "Plugin", "Record", "RecordIterator", "Save", "ScriptError", "TextError",
-           "__version__", "load_order", "open", "open_save"]
+           "__version__", "compact", "load_order", "open", "open_save"]

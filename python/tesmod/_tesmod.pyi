@@ -209,6 +209,10 @@ class LoadOrder:
 def load_order(*, data: str = ".", plugins: Optional[str] = None, game: Optional[str] = None,
                files: Optional[Sequence[str]] = None, threads: int = 0) -> LoadOrder: ...
 
+def compact(plugin: str, *, data: Optional[str] = None, plugins: Optional[str] = None, hedr: Optional[str] = None,
+            flag: bool = False, output: Optional[str] = None, in_place: bool = False, dry_run: bool = False,
+            map: Optional[str] = None, threads: int = 0) -> dict[str, Any]: ...
+
 class PatchPlugin:
     """A new plugin on top of a load order (LoadOrder.new_plugin): overrides and records of its own,
     saved with exactly the masters they name, in load order. Its records' form_id is the patch's own
