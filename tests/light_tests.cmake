@@ -4,6 +4,8 @@ target_sources(tesmod_tests PRIVATE
   cli/esl_compact_cli_test.cpp
   corpus/esl_compact_corpus_test.cpp
   unit/loose_files_test.cpp
+  unit/esl_check_test.cpp
+  cli/esl_cli_test.cpp
 )
 
 # esl compact on load orders made by ../shared/bench/make_load_order.py, judged by conflicts and

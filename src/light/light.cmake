@@ -6,4 +6,5 @@ target_sources(tesmod PRIVATE
   light/compact_write.cpp
   light/reference_rewrite.cpp
   light/interior_cells.cpp
+  light/esl_check.cpp
 )

@@ -1,5 +1,6 @@
 # Sources of the editable text area: plugins as text folders, export, import, diff.
 target_sources(tesmod PRIVATE
+  text/esl_check_text.cpp
   text/field_text.cpp
   text/conflict_text.cpp
   text/conflicts_json.cpp
