@@ -13,7 +13,9 @@
 #include "tesmod/io/ascii.hpp"
 #include "tesmod/io/workers.hpp"
 #include "tesmod/loadorder/conflicts.hpp"
+#include "tesmod/light/esl_check.hpp"
 #include "tesmod/loadorder/load_order.hpp"
+#include "tesmod/text/esl_check_text.hpp"
 #include "tesmod/loadorder/load_order_check.hpp"
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/patch/patch.hpp"
@@ -307,6 +309,24 @@ class PyLoadOrder {
     return out;
   }
 
+  // `tesmod esl check --json`'s plugins, as dicts (the same keys, from the same writer).
+  py::list esl_check(const std::optional<std::vector<std::string>>& plugins, const std::string& encoding) {
+    std::vector<std::uint32_t> positions;
+    for (const std::string& name : plugins.value_or(std::vector<std::string>{})) {
+      const auto p = order_.find(name);
+      if (!p) throw py::key_error("'" + name + "' is not in the load order");
+      positions.push_back(*p);
+    }
+    const TextCodec codec(encoding == "cp1252" ? "WINDOWS-1252" : encoding);
+    std::string json;
+    {
+      py::gil_scoped_release release;
+      const std::vector<light::EslReport> reports = light::esl_check(order_, positions);
+      json = text::esl_check_json(order_, reports, codec);
+    }
+    return py::module_::import("json").attr("loads")(json)["plugins"];
+  }
+
   // `tesmod clean --all --dry-run`: a report per active plugin (a dict with plugin and error for
   // one that cannot be cleaned).
   py::list clean_report(bool itm, bool udr) {
@@ -435,6 +455,12 @@ void bind_load_order(py::module_& m) {
       .def("check", &PyLoadOrder::check, py::kw_only(), py::arg("plugins") = py::none(), py::arg("encoding") = "cp1252",
            "The problems tesmod check finds (every active plugin, or the ones named), as dicts: file, check, type, "
            "form_id (as the plugin stores it), editor_id, message.")
+      .def("esl_check", &PyLoadOrder::esl_check, py::kw_only(), py::arg("plugins") = py::none(),
+           py::arg("encoding") = "cp1252",
+           "Which plugins can be light (tesmod esl check; Skyrim SE only): a dict per plugin (every active one, or "
+           "the ones named) with the keys of esl check --json: name, verdict (light_ok, light_ok_hedr171, "
+           "needs_compaction, too_many_records, unreadable), new_records, out_of_range, hedr, dependants, "
+           "warnings, others, reasons ...")
       .def("clean_report", &PyLoadOrder::clean_report, py::kw_only(), py::arg("itm") = true, py::arg("udr") = true,
            "What tesmod clean --all --dry-run reports: a dict per active plugin, shaped as Plugin.clean() returns "
            "it (or {plugin, error} for one that cannot be cleaned, e.g. a master missing). Writes nothing.")

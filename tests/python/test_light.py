@@ -45,3 +45,18 @@ def test_compact_arguments():
         tesmod.compact("X.esp")
     with pytest.raises(ValueError, match="hedr is '1.71' or None"):
         tesmod.compact("X.esp", dry_run=True, hedr="1.7")
+
+
+def test_esl_check_matches_the_cli(tmp_path):
+    order = make_load_order(tmp_path, "sse", 52, 17, 5, records=2000, master_name="Master.esm")
+    reports = tesmod.load_order(data=str(order)).esl_check()
+    by_name = {r["name"]: r for r in reports}
+    assert by_name["Master.esm"]["verdict"] == "needs_compaction"
+    assert by_name["Master.esm"]["out_of_range"] and all(len(x) == 8 for x in by_name["Master.esm"]["out_of_range"])
+    assert by_name["Mod_01.esp"]["verdict"] == "light_ok"
+    cli = os.environ.get("TESMOD_CLI")
+    if cli:
+        r = subprocess.run([cli, "esl", "check", "--data", str(order), "--json"], capture_output=True, text=True)
+        assert json.loads(r.stdout)["plugins"] == reports
+    only = tesmod.load_order(data=str(order)).esl_check(plugins=["Mod_02.esp"])
+    assert [r["name"] for r in only] == ["Mod_02.esp"]
