@@ -13,6 +13,7 @@
 #include "tesmod/io/little_endian.hpp"
 #include "tesmod/light/compact.hpp"
 #include "tesmod/plugin/group_type.hpp"
+#include "tesmod/plugin/plugin.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/plugin/record_flags.hpp"
 
@@ -289,6 +290,23 @@ TEST_F(EslCompact, AReferenceToAnIdThatNoRecordHasStopsIt) {
                          "now at 01000100"),
             std::string::npos)
       << message;
+}
+
+TEST_F(EslCompact, AnEsmDependantsOnamFollows) {
+  test::write_plugin(dir_ / "Mod.esp", mod(), 2000);
+  TestPlugin dep;
+  dep.header_flags = record_flags::kMaster;
+  dep.masters = {"Base.esm", "Mod.esp"};
+  dep.records.push_back(TestRecord(Signature("KYWD"), 0x01012345, {edid("Override")}));
+  dep.records.push_back(TestRecord(Signature("KYWD"), 0x01000900, {edid("OverrideKept")}));
+  Plugin model = Plugin::from_file(PluginFile::parse(FileBytes::hold(test::make_plugin(dep), "Dep.esm")));
+  model.header_record().set(u32s(Signature("ONAM"), {0x01000900, 0x01012345}));
+  model.save(dir_ / "Dep.esm");
+  const auto written = compact();
+  ASSERT_TRUE(written.contains("Dep.esm"));
+  const PluginFile file = PluginFile::parse(FileBytes::hold(written.at("Dep.esm"), "Dep.esm"));
+  EXPECT_EQ(file.header().overridden_forms, (std::vector<std::uint32_t>{0x01000900, 0x01000801}));
+  EXPECT_TRUE(file.find_form_id(0x01000801).has_value());
 }
 
 TEST_F(EslCompact, FlagAndHeaderOnlyWhenAsked) {
