@@ -55,7 +55,6 @@ AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)
     mode &= ~mask;
   }
   ::fchmod(fd_, mode);
-  buffer_.resize(kBufferSize);
 }
 
 AtomicFile::~AtomicFile() {
@@ -67,20 +66,24 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::write(std::span<const std::uint8_t> bytes) {
   if (fd_ < 0) throw Error(target_.string(), Error::kNoOffset, std::nullopt, "write after commit");
-  if (bytes.size() > buffer_.size() - buffered_) {
+  // Small writes are gathered in the buffer; a large one (or one that finds the buffer full) goes
+  // straight to the file, so a file written whole never needs the buffer.
+  if (bytes.size() > kBufferSize - buffered_ || (buffered_ == 0 && bytes.size() >= kBufferSize / 16)) {
     flush();
-    if (bytes.size() >= buffer_.size()) {
+    if (bytes.size() >= kBufferSize / 16) {
       write_all(fd_, bytes.data(), bytes.size(), temp_);
       written_ += bytes.size();
       return;
     }
   }
-  std::memcpy(buffer_.data() + buffered_, bytes.data(), bytes.size());
+  if (!buffer_) buffer_ = std::make_unique_for_overwrite<std::uint8_t[]>(kBufferSize);
+  std::memcpy(buffer_.get() + buffered_, bytes.data(), bytes.size());
   buffered_ += bytes.size();
 }
 
 void AtomicFile::flush() {
-  write_all(fd_, buffer_.data(), buffered_, temp_);
+  if (buffered_ == 0) return;
+  write_all(fd_, buffer_.get(), buffered_, temp_);
   written_ += buffered_;
   buffered_ = 0;
 }
@@ -107,7 +110,7 @@ void AtomicFile::overwrite(std::uint64_t offset, std::span<const std::uint8_t> b
     n -= in_file;
     offset += in_file;
   }
-  if (n) std::memcpy(buffer_.data() + (offset - written_), p, n);
+  if (n) std::memcpy(buffer_.get() + (offset - written_), p, n);
 }
 
 std::vector<std::uint8_t> AtomicFile::read_back() {

@@ -77,8 +77,8 @@ void write_compaction(std::span<const CompactedFile> files, const LooseFilePlan&
     pending.push_back(std::make_unique<AtomicFile>(output ? *output / f.name : f.source));
     pending.back()->write(f.bytes);
   }
-  // Each commit waits for its file to reach the disk; the files of a load order wait together.
-  run_workers(pending.size(), unsigned(std::min<std::size_t>(pending.size(), 16)), [&](auto claim) {
+  // Each commit waits for its file to reach the disk: four wait at once.
+  run_workers(pending.size(), unsigned(std::min<std::size_t>(pending.size(), 4)), [&](auto claim) {
     for (std::size_t k = claim(); k < pending.size(); k = claim()) pending[k]->commit();
   });
   apply_loose_files(loose, data, output);

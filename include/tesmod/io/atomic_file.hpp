@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -34,7 +35,7 @@ class AtomicFile final : public ByteSink {
   std::filesystem::path target_;
   std::filesystem::path temp_;
   int fd_ = -1;
-  std::vector<std::uint8_t> buffer_;
+  std::unique_ptr<std::uint8_t[]> buffer_;  // made on the first write it serves (not zeroed)
   std::size_t buffered_ = 0;
   std::uint64_t written_ = 0;
 };
