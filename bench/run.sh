@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
-#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder, clean, patch or patchers
+#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder, clean, patch, patchers or esl
 #   TESMOD_BASELINE=/path/to/an/older/tesmod: the text section also times that build's export
 #   and import of the fixture in the same run (a same-machine, same-run comparison); with
 #   TURNS=N as well, the two builds again in turns, N rounds (see the section).
@@ -492,5 +492,42 @@ print(f"| Python: the same over the collected plugin | {med('py-read-plugin'):.0
 print(f"| C++ API: override 10,000 winning STAT, edit OBND x1, save | {med('cpp-patch'):.0f} | 1.00 | |")
 print(f"| Python: the same patcher | {med('py-patch'):.0f} | {med('py-patch') / med('cpp-patch'):.2f} | ≤ 1.5 |")
 print(f"\nThe two patches are byte-identical: {sys.argv[2]}.")
+PY
+fi
+
+if want esl; then
+# esl check over the 100-plugin order against the floor's walk of it; esl compact of a 2,000-record
+# master (a third of its ids outside 800-FFF) with its 20 dependants against tesmod conflicts of
+# that order.
+make_loadorder
+lo_files=("$lo"/*.esm "$lo"/*.esp)
+esl=$cache/esl
+if [[ ! -f $esl/order/expected.json ]]; then
+  rm -rf "$esl" && mkdir -p "$esl"
+  python3 "$shared/bench/make_big_plugin.py" "$esl/Master.esm" --records 2000 --game sse --seed 3 >/dev/null
+  python3 "$shared/bench/make_load_order.py" "$esl/Master.esm" "$esl/order" --plugins 20 --seed 2 >/dev/null
+fi
+hyperfine -N -i -w 3 -r "$runs" --export-json "$cache/esl-times.json" \
+  -n floor-walk-all "$floor walk ${lo_files[*]}" \
+  -n esl-check "$tesmod esl check --data $lo --json --threads 2" \
+  -n conflicts-esl "$tesmod conflicts --data $esl/order --json --threads 2" >/dev/null
+hyperfine -N -w 3 -r "$runs" --export-json "$cache/esl-compact-times.json" --prepare "rm -rf $esl/out" \
+  -n esl-compact "$tesmod esl compact Master.esm --data $esl/order -o $esl/out --threads 2" >/dev/null
+written=$(ls "$esl/out" | wc -l)
+renumbered=$("$tesmod" esl compact Master.esm --data "$esl/order" --dry-run --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["map"]))' || true)
+esl_bytes=$(cat "$esl"/order/*.es[mp] | wc -c)
+lo_bytes=$(cat "${lo_files[@]}" | wc -c)
+python3 - "$cache/esl-times.json" "$cache/esl-compact-times.json" "$written" "$renumbered" "$esl_bytes" "$lo_bytes" <<'PY' | tee -a "$cache/report.md"
+import json, sys
+t = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+t.update({r["command"]: r for r in json.load(open(sys.argv[2]))["results"]})
+med = lambda k: t[k]["median"] * 1000
+print(f"\nLight plugins; page cache warm; {len(t['esl-check']['times'])} runs each, medians.\n")
+print("| what | median ms | against | ratio | target |")
+print("|---|---:|---|---:|---:|")
+print(f"| floor: `floor walk` the 100-plugin order ({int(sys.argv[6]):,} bytes) | {med('floor-walk-all'):.1f} | | 1.00 | |")
+print(f"| `tesmod esl check --data DIR --json --threads 2` (same order) | {med('esl-check'):.1f} | floor walk | {med('esl-check') / med('floor-walk-all'):.2f} | ≤ 1.5 |")
+print(f"| `tesmod conflicts --data DIR --json --threads 2` (2,000-record master, 20 plugins, a patch; {int(sys.argv[5]):,} bytes) | {med('conflicts-esl'):.1f} | | 1.00 | |")
+print(f"| `tesmod esl compact Master.esm -o OUT` ({sys.argv[4]} records renumbered, {sys.argv[3]} files written) | {med('esl-compact'):.1f} | conflicts | {med('esl-compact') / med('conflicts-esl'):.2f} | ≤ 2.0 |")
 PY
 fi
