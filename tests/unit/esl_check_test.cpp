@@ -68,6 +68,7 @@ struct Folder {
   }
 };
 
+const EslReport& of(const std::vector<EslReport>&& reports, std::string_view name) = delete;  // would dangle
 const EslReport& of(const std::vector<EslReport>& reports, std::string_view name) {
   for (const EslReport& r : reports)
     if (r.name == name) return r;
@@ -340,7 +341,8 @@ TEST(EslCheck, APluginOfTooManyRecordsGetsNoEngineWarnings) {
   std::vector<TestRecord> records = miscs(1, 0x800, 4100);
   records.push_back({Signature("WTHR"), 0x01002000});
   f.add("Huge.esp", plugin({"Skyrim.esm"}, records));
-  const EslReport& r = of(esl_check(f.open()), "Huge.esp");
+  const std::vector<EslReport> reports = esl_check(f.open());
+  const EslReport& r = of(reports, "Huge.esp");
   EXPECT_EQ(r.verdict, EslVerdict::too_many_records);
   EXPECT_TRUE(r.warnings.empty()) << all_text(r);
 }
