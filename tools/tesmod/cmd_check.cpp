@@ -33,26 +33,10 @@ Command add_check(CLI::App& app, Common& common) {
   return {sub, [args, &common] {
             const TextCodec codec(common.encoding);
             LoadOrderArgs order_args = args->order;
-            std::vector<std::string> selected;
-            if (!order_args.data.empty()) {
-              selected = order_args.files;  // names within the data folder's load order
-              order_args.files.clear();
-            }
+            const PluginSelection selection(order_args);
             const loadorder::LoadOrder order = open_load_order(order_args, common.threads);
             loadorder::CheckOptions options;
-            if (order_args.files.empty()) {
-              for (const std::string& name : selected) {
-                const auto p = order.find(std::filesystem::path(name).filename().string());
-                if (!p) throw UsageError("'" + name + "' is not in the load order of " + order_args.data);
-                options.plugins.push_back(*p);
-              }
-            } else {
-              // The named files, not the masters read from beside them.
-              for (const std::string& f : order_args.files) {
-                const std::string name = std::filesystem::path(f).filename().string();
-                if (const auto p = order.find(name)) options.plugins.push_back(*p);
-              }
-            }
+            options.plugins = selection.positions(order);
             const std::vector<loadorder::CheckProblem> problems = loadorder::check_load_order(order, options);
             std::vector<std::uint32_t> checked = options.plugins;
             if (checked.empty())

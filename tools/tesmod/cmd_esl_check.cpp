@@ -34,29 +34,13 @@ Command add_esl_check(CLI::App& esl, Common& common) {
   return {sub, [args, &common] {
             const TextCodec codec(common.encoding);
             LoadOrderArgs order_args = args->order;
-            std::vector<std::string> selected;
-            if (!order_args.data.empty()) {
-              selected = order_args.files;  // names within the data folder's load order
-              order_args.files.clear();
-            }
+            const PluginSelection selection(order_args);
             const loadorder::LoadOrder order = open_load_order(order_args, common.threads);
             if (order.game() != Game::SkyrimSE)
               throw UsageError(
                   std::string("esl check: only Skyrim SE load orders have light (ESL) plugins; this one is ") +
                   std::string(game_title(order.game())) + " (--game skyrimse reads the plugins as Skyrim SE's)");
-            std::vector<std::uint32_t> positions;
-            if (order_args.files.empty()) {
-              for (const std::string& name : selected) {
-                const auto p = order.find(std::filesystem::path(name).filename().string());
-                if (!p) throw UsageError("'" + name + "' is not in the load order of " + order_args.data);
-                positions.push_back(*p);
-              }
-            } else {
-              // The named files, not the masters read from beside them.
-              for (const std::string& f : order_args.files)
-                if (const auto p = order.find(std::filesystem::path(f).filename().string())) positions.push_back(*p);
-            }
-            const std::vector<light::EslReport> reports = light::esl_check(order, positions);
+            const std::vector<light::EslReport> reports = light::esl_check(order, selection.positions(order));
             if (args->json) {
               const std::string out = text::esl_check_json(order, reports, codec);
               std::fwrite(out.data(), 1, out.size(), stdout);

@@ -33,6 +33,20 @@ loadorder::LoadOrder open_load_order(const LoadOrderArgs& args, unsigned threads
   return loadorder::LoadOrder::open(source);
 }
 
+PluginSelection::PluginSelection(LoadOrderArgs& args) : names_(args.files), in_data_(!args.data.empty()), data_(args.data) {
+  if (in_data_) args.files.clear();
+}
+
+std::vector<std::uint32_t> PluginSelection::positions(const loadorder::LoadOrder& order) const {
+  std::vector<std::uint32_t> out;
+  for (const std::string& name : names_) {
+    const auto p = order.find(std::filesystem::path(name).filename().string());
+    if (p) out.push_back(*p);
+    else if (in_data_) throw UsageError("'" + name + "' is not in the load order of " + data_);
+  }
+  return out;
+}
+
 std::string problems_text(const std::vector<loadorder::Problem>& problems) {
   std::string out;
   for (const loadorder::Problem& p : problems) out += p.file + ": " + p.message + "\n";
