@@ -13,10 +13,10 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "damage.hpp"
 #include "oracle.hpp"
 #include "tesmod/clean/clean.hpp"
 #include "tesmod/io/atomic_file.hpp"
@@ -68,13 +68,6 @@ std::vector<std::uint8_t> make(Game game, bool master, std::vector<Record> top, 
   return p.serialize();
 }
 
-// A plain write: the target writes two files an input, and an atomic write's sync costs more
-// than the cleaning.
-void write_bytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(bytes.data()),
-                                                                 std::streamsize(bytes.size()));
-}
-
 struct Setup {
   fs::path dir;
   std::vector<std::uint8_t> plugin[2];
@@ -123,14 +116,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Setup& s = setup();
   const int g = size > 0 ? data[0] & 1 : 1;
   std::vector<std::uint8_t> bytes = s.plugin[g];
-  if (size >= 3) {
-    const std::size_t cut = (std::size_t(data[1]) | std::size_t(data[2]) << 8) % (bytes.size() + 1);
-    bytes.resize(bytes.size() - (cut > 64 ? cut : 0));  // small values: no cut
-  }
-  for (std::size_t i = 3; i + 3 <= size && !bytes.empty(); i += 3)
-    bytes[(std::size_t(data[i]) | std::size_t(data[i + 1]) << 8) % bytes.size()] ^= data[i + 2];
+  fuzz::damage(bytes, data, size);
   const fs::path dir = s.dir / (g ? "sse" : "oblivion");
-  write_bytes(dir / "P.esp", bytes);
+  fuzz::write_bytes(dir / "P.esp", bytes);
   std::vector<std::uint8_t> cleaned;
   clean::CleanReport report;
   try {
@@ -146,7 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const PluginFile out = PluginFile::parse(FileBytes::hold(cleaned, "cleaned.esp"));
     TESMOD_FUZZ_CHECK(out.entries().size() == report.entry_count - report.removed.size());
-    write_bytes(dir / "C.esp", cleaned);
+    fuzz::write_bytes(dir / "C.esp", cleaned);
     const loadorder::LoadOrder order = clean::open_with_masters(dir / "C.esp", dir, 1);
     const clean::CleanReport again = clean::plan_cleaning(order, *order.find("C.esp"));
     TESMOD_FUZZ_CHECK(again.removed.empty() && again.undeleted.empty());

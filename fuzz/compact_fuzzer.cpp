@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "damage.hpp"
 #include "oracle.hpp"
 #include "tesmod/fields/vmad.hpp"
 #include "tesmod/io/file_bytes.hpp"
@@ -112,11 +112,6 @@ std::vector<std::uint8_t> make(bool master) {
   return p.serialize();
 }
 
-void write_bytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(bytes.data()),
-                                                                 std::streamsize(bytes.size()));
-}
-
 struct Setup {
   fs::path dir;
   std::vector<std::uint8_t> files[2];  // M.esm, D.esp
@@ -153,18 +148,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Setup& s = setup();
   const int which = size > 0 ? data[0] & 1 : 0;
   std::vector<std::uint8_t> damaged = s.files[which];
-  if (size >= 3) {
-    const std::size_t cut = (std::size_t(data[1]) | std::size_t(data[2]) << 8) % (damaged.size() + 1);
-    damaged.resize(damaged.size() - (cut > 64 ? cut : 0));
-  }
-  for (std::size_t i = 3; i + 3 <= size && !damaged.empty(); i += 3)
-    damaged[(std::size_t(data[i]) | std::size_t(data[i + 1]) << 8) % damaged.size()] ^= data[i + 2];
+  fuzz::damage(damaged, data, size);
   const fs::path in = s.dir / "in", again_dir = s.dir / "again";
   fs::create_directories(in);
   fs::create_directories(again_dir);
-  write_bytes(in / "Skyrim.esm", s.game_master);
-  write_bytes(in / "M.esm", which == 0 ? damaged : s.files[0]);
-  write_bytes(in / "D.esp", which == 1 ? damaged : s.files[1]);
+  fuzz::write_bytes(in / "Skyrim.esm", s.game_master);
+  fuzz::write_bytes(in / "M.esm", which == 0 ? damaged : s.files[0]);
+  fuzz::write_bytes(in / "D.esp", which == 1 ? damaged : s.files[1]);
   std::vector<light::CompactedFile> files;
   try {
     loadorder::LoadOrderSource source;
@@ -180,9 +170,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;  // damage found and named
   }
   // What was written reads back, with every record kept; compacting it again renumbers nothing.
-  write_bytes(again_dir / "Skyrim.esm", s.game_master);
-  write_bytes(again_dir / "M.esm", which == 0 ? damaged : s.files[0]);
-  write_bytes(again_dir / "D.esp", which == 1 ? damaged : s.files[1]);
+  fuzz::write_bytes(again_dir / "Skyrim.esm", s.game_master);
+  fuzz::write_bytes(again_dir / "M.esm", which == 0 ? damaged : s.files[0]);
+  fuzz::write_bytes(again_dir / "D.esp", which == 1 ? damaged : s.files[1]);
   for (const light::CompactedFile& f : files) {
     try {
       const std::vector<std::uint8_t>& before = f.name == "M.esm" ? (which == 0 ? damaged : s.files[0])
@@ -192,7 +182,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::fprintf(stderr, "%s\n", e.what());
       TESMOD_FUZZ_CHECK(!"a compacted file does not read back");
     }
-    write_bytes(again_dir / f.name, f.bytes);
+    fuzz::write_bytes(again_dir / f.name, f.bytes);
   }
   try {
     loadorder::LoadOrderSource source;

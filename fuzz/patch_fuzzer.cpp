@@ -15,10 +15,10 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "damage.hpp"
 #include "oracle.hpp"
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/io/file_bytes.hpp"
@@ -65,11 +65,6 @@ std::vector<std::uint8_t> make(Game game, const char* name, std::vector<std::str
   if (description) p.set_description(description);
   for (Record& r : records) p.add(std::move(r));
   return p.serialize();
-}
-
-void write_bytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(bytes.data()),
-                                                                 std::streamsize(bytes.size()));
 }
 
 struct Setup {
@@ -135,14 +130,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t choice = size > 0 ? data[0] : 1;
   const int g = choice & 1;
   std::vector<std::uint8_t> bytes = s.last[g];
-  if (size >= 3) {
-    const std::size_t cut = (std::size_t(data[1]) | std::size_t(data[2]) << 8) % (bytes.size() + 1);
-    bytes.resize(bytes.size() - (cut > 64 ? cut : 0));  // small values: no cut
-  }
-  for (std::size_t i = 3; i + 3 <= size && !bytes.empty(); i += 3)
-    bytes[(std::size_t(data[i]) | std::size_t(data[i + 1]) << 8) % bytes.size()] ^= data[i + 2];
+  fuzz::damage(bytes, data, size);
   const fs::path dir = s.dir / (g ? "sse" : "oblivion");
-  write_bytes(dir / "B.esp", bytes);
+  fuzz::write_bytes(dir / "B.esp", bytes);
   patch::PatchOptions options;
   options.mode = (choice & 2) ? patch::ListMode::Merge : patch::ListMode::WryeBash;
   options.remove_empty = (choice & 4) ? patch::RemoveEmpty::On : patch::RemoveEmpty::Off;
