@@ -18,31 +18,20 @@ using test::TestRecord;
 
 TestRecord misc(std::uint32_t id) { return {Signature("MISC"), id, {Field::zstring("EDID", "Item")}}; }
 
-TestPlugin make(std::vector<std::string> masters, std::vector<TestRecord> records, float hedr = 1.7f,
-                std::uint32_t flags = 0) {
-  TestPlugin p;
-  p.game = Game::SkyrimSE;
-  p.masters = std::move(masters);
-  p.records = std::move(records);
-  p.hedr = hedr;
-  p.header_flags = flags;
-  return p;
-}
-
 // Skyrim.esm; Ok.esp (light_ok); Low.esp (light_ok_hedr171) with its dependant Dep.esp;
 // Past.esp (needs_compaction: 01001000 and 01002000); Light.esp (light, valid) unless told.
 struct Folder {
   test::TempDir dir;
   explicit Folder(bool invalid_light = false) {
-    test::write_plugin(dir / "Skyrim.esm", make({}, {misc(0x800)}, 1.7f, record_flags::kMaster), 1);
-    test::write_plugin(dir / "Ok.esp", make({"Skyrim.esm"}, {misc(0x01000800), misc(0x01000801)}), 2);
-    test::write_plugin(dir / "Low.esp", make({"Skyrim.esm"}, {misc(0x01000010), misc(0x01000800)}), 3);
-    test::write_plugin(dir / "Dep.esp", make({"Skyrim.esm", "Low.esp"}, {misc(0x00000800)}), 4);
-    test::write_plugin(dir / "Past.esp", make({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000), misc(0x01002000)}),
+    test::write_plugin(dir / "Skyrim.esm", test::skyrim_se_plugin({}, {misc(0x800)}, 1.7f, record_flags::kMaster), 1);
+    test::write_plugin(dir / "Ok.esp", test::skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01000801)}), 2);
+    test::write_plugin(dir / "Low.esp", test::skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000010), misc(0x01000800)}), 3);
+    test::write_plugin(dir / "Dep.esp", test::skyrim_se_plugin({"Skyrim.esm", "Low.esp"}, {misc(0x00000800)}), 4);
+    test::write_plugin(dir / "Past.esp", test::skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000), misc(0x01002000)}),
                        5);
     test::write_plugin(
         dir / "Light.esp",
-        make({"Skyrim.esm"}, {misc(invalid_light ? 0x01001234 : 0x01000900)}, 1.7f, record_flags::kLight), 6);
+        test::skyrim_se_plugin({"Skyrim.esm"}, {misc(invalid_light ? 0x01001234 : 0x01000900)}, 1.7f, record_flags::kLight), 6);
     test::write_text(dir / "plugins.txt", "*Skyrim.esm\n*Ok.esp\n*Low.esp\n*Dep.esp\n*Past.esp\n*Light.esp\n");
   }
   std::string data() const { return dir.path().string(); }
@@ -150,7 +139,7 @@ TEST(EslCli, NamedPluginsWithinTheDataFolderAndPluginFilesWithoutOne) {
 
 TEST(EslCli, ALoadOrderOfAnotherGameIsAUsageError) {
   test::TempDir dir;
-  TestPlugin master = make({}, {misc(0x800)}, 1.0f, record_flags::kMaster);
+  TestPlugin master = test::skyrim_se_plugin({}, {misc(0x800)}, 1.0f, record_flags::kMaster);
   master.game = Game::Oblivion;
   test::write_plugin(dir / "Oblivion.esm", master, 1);
   test::write_text(dir / "plugins.txt", "Oblivion.esm\n");

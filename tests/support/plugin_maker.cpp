@@ -62,6 +62,17 @@ std::vector<std::uint8_t> make_plugin(const TestPlugin& spec) {
   return bytes;
 }
 
+TestPlugin skyrim_se_plugin(std::vector<std::string> masters, std::vector<TestRecord> records, float hedr,
+                            std::uint32_t flags) {
+  TestPlugin p;
+  p.game = Game::SkyrimSE;
+  p.masters = std::move(masters);
+  p.records = std::move(records);
+  p.hedr = hedr;
+  p.header_flags = flags;
+  return p;
+}
+
 void set_mtime(const std::filesystem::path& path, std::int64_t seconds) {
   utimbuf t{};
   t.actime = t.modtime = time_t(seconds);

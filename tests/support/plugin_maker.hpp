@@ -37,6 +37,10 @@ struct TestPlugin {
   std::optional<std::uint32_t> cell;
 };
 
+// A Skyrim SE plugin with these masters, records, HEDR version and header flags.
+TestPlugin skyrim_se_plugin(std::vector<std::string> masters, std::vector<TestRecord> records, float hedr = 1.7f,
+                            std::uint32_t flags = 0);
+
 std::vector<std::uint8_t> make_plugin(const TestPlugin& plugin);
 // Writes the plugin; mtime (seconds since the epoch) sets the file's modification time.
 void write_plugin(const std::filesystem::path& path, const TestPlugin& plugin, std::optional<std::int64_t> mtime = {});

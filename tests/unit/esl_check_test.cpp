@@ -37,23 +37,14 @@ std::vector<TestRecord> miscs(std::uint32_t index, std::uint32_t first, std::uin
   return out;
 }
 
-TestPlugin plugin(std::vector<std::string> masters, std::vector<TestRecord> records, float hedr = 1.7f,
-                  std::uint32_t flags = 0) {
-  TestPlugin p;
-  p.game = Game::SkyrimSE;
-  p.masters = std::move(masters);
-  p.records = std::move(records);
-  p.hedr = hedr;
-  p.header_flags = flags;
-  return p;
-}
+using test::skyrim_se_plugin;
 
 // A Skyrim SE data folder: Skyrim.esm, then the plugins added, active unless told.
 struct Folder {
   test::TempDir dir;
   std::string list;
   std::int64_t time = 1000;
-  Folder() { add("Skyrim.esm", plugin({}, {misc(0x800, "GameCoin"), misc(0x801, "GameGem")}, 1.7f, kEsm)); }
+  Folder() { add("Skyrim.esm", skyrim_se_plugin({}, {misc(0x800, "GameCoin"), misc(0x801, "GameGem")}, 1.7f, kEsm)); }
   void add(const std::string& name, const TestPlugin& p, bool active = true) {
     test::write_plugin(dir / name, p, time++);
     list += (active ? "*" : "") + name + "\n";
@@ -99,7 +90,7 @@ TEST(EslCheck, NewRecordsIn800ToFffAreLightOkAndOverridesDoNotCount) {
   Folder f;
   // Two new records in range and an override of the game master's record (file index 00), whose
   // object id would be out of range were it counted.
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01000FFF), misc(0x00000801), misc(0x00012345)}));
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01000FFF), misc(0x00000801), misc(0x00012345)}));
   const LoadOrder order = f.open();
   const auto reports = esl_check(order);
   ASSERT_EQ(reports.size(), 2u);
@@ -119,11 +110,11 @@ TEST(EslCheck, NewRecordsIn800ToFffAreLightOkAndOverridesDoNotCount) {
 
 TEST(EslCheck, LowObjectIdsNeedHedr171AndEveryDependantBelowIt) {
   Folder f;
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {misc(0x01000100), misc(0x01000900)}));
-  f.add("Dep.esp", plugin({"Skyrim.esm", "Mod.esp"}, {misc(0x01000100)}));  // overrides Mod's record
-  f.add("Dep171.esp", plugin({"Skyrim.esm", "Mod.esp"}, {}, 1.71f));
-  f.add("Other.esp", plugin({"Skyrim.esm"}, {}));
-  f.add("Inactive.esp", plugin({"Skyrim.esm", "Mod.esp"}, {}), false);
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000100), misc(0x01000900)}));
+  f.add("Dep.esp", skyrim_se_plugin({"Skyrim.esm", "Mod.esp"}, {misc(0x01000100)}));  // overrides Mod's record
+  f.add("Dep171.esp", skyrim_se_plugin({"Skyrim.esm", "Mod.esp"}, {}, 1.71f));
+  f.add("Other.esp", skyrim_se_plugin({"Skyrim.esm"}, {}));
+  f.add("Inactive.esp", skyrim_se_plugin({"Skyrim.esm", "Mod.esp"}, {}), false);
   const LoadOrder order = f.open();
   const auto reports = esl_check(order);
   EXPECT_EQ(reports.size(), 5u);  // the active plugins
@@ -149,8 +140,8 @@ TEST(EslCheck, LowObjectIdsNeedHedr171AndEveryDependantBelowIt) {
 
 TEST(EslCheck, AHedr171PluginWhoseDependantsAre171CanBeFlaggedAsItIs) {
   Folder f;
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {misc(0x01000100)}, 1.71f));
-  f.add("Dep.esp", plugin({"Skyrim.esm", "Mod.esp"}, {}, 1.71f));
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000100)}, 1.71f));
+  f.add("Dep.esp", skyrim_se_plugin({"Skyrim.esm", "Mod.esp"}, {}, 1.71f));
   const auto reports = esl_check(f.open());
   const EslReport& r = of(reports, "Mod.esp");
   EXPECT_EQ(r.verdict, EslVerdict::light_ok_hedr171) << all_text(r);
@@ -161,9 +152,9 @@ TEST(EslCheck, AHedr171PluginWhoseDependantsAre171CanBeFlaggedAsItIs) {
 
 TEST(EslCheck, TheLowRangeIsBlockedWithoutMastersOrWhenADependantNamesThePluginFirst) {
   Folder f;
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {misc(0x01000100), misc(0x01000900)}, 1.71f));
-  f.add("First.esp", plugin({"Mod.esp", "Skyrim.esm"}, {}, 1.71f));  // Mod.esp is its master 00
-  f.add("Alone.esp", plugin({}, {misc(0x00000100), misc(0x00000900)}, 1.71f));
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000100), misc(0x01000900)}, 1.71f));
+  f.add("First.esp", skyrim_se_plugin({"Mod.esp", "Skyrim.esm"}, {}, 1.71f));  // Mod.esp is its master 00
+  f.add("Alone.esp", skyrim_se_plugin({}, {misc(0x00000100), misc(0x00000900)}, 1.71f));
   const auto reports = esl_check(f.open());
   const EslReport& r = of(reports, "Mod.esp");
   EXPECT_FALSE(r.low_range_usable);
@@ -186,7 +177,7 @@ TEST(EslCheck, TheLowRangeIsBlockedWithoutMastersOrWhenADependantNamesThePluginF
 
 TEST(EslCheck, RecordsPastFffNeedCompactionAndAreListedAsStored) {
   Folder f;
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000), misc(0x01012345), misc(0x000000AB)}));
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000), misc(0x01012345), misc(0x000000AB)}));
   const auto reports = esl_check(f.open());
   const EslReport& r = of(reports, "Mod.esp");
   EXPECT_EQ(r.verdict, EslVerdict::needs_compaction) << all_text(r);
@@ -201,13 +192,13 @@ TEST(EslCheck, RecordsPastFffNeedCompactionAndAreListedAsStored) {
 TEST(EslCheck, MoreThan2048RecordsNeedHedr171AndMoreThan4096AreTooMany) {
   Folder f;
   // 2500 records in 100-AC3: fits 000-FFF only with HEDR 1.71.
-  f.add("Wide.esp", plugin({"Skyrim.esm"}, miscs(1, 0x100, 2500)));
+  f.add("Wide.esp", skyrim_se_plugin({"Skyrim.esm"}, miscs(1, 0x100, 2500)));
   // 3000 records from 800 (up to 13B7): compaction into 000-FFF with HEDR 1.71.
-  f.add("Big.esp", plugin({"Skyrim.esm"}, miscs(1, 0x800, 3000)));
+  f.add("Big.esp", skyrim_se_plugin({"Skyrim.esm"}, miscs(1, 0x800, 3000)));
   // The same without masters: the low range cannot serve it, and 2048 is the most.
-  f.add("BigAlone.esp", plugin({}, miscs(0, 0x800, 3000)));
+  f.add("BigAlone.esp", skyrim_se_plugin({}, miscs(0, 0x800, 3000)));
   // 4097 records: nothing makes them fit.
-  f.add("Huge.esp", plugin({"Skyrim.esm"}, miscs(1, 0x800, 4097)));
+  f.add("Huge.esp", skyrim_se_plugin({"Skyrim.esm"}, miscs(1, 0x800, 4097)));
   const auto reports = esl_check(f.open());
 
   const EslReport& wide = of(reports, "Wide.esp");
@@ -261,15 +252,15 @@ void add_world_and_weather(const std::filesystem::path& path, std::uint32_t worl
 TEST(EslCheck, NewCellsWorldspacesAndWeathersAreWarnedAbout) {
   Folder f;
   // A placed reference puts the plugin's new interior CELL 01000900 (TestCell) in the CELL group.
-  TestPlugin mod = plugin({"Skyrim.esm"}, {misc(0x01000800), {Signature("REFR"), 0x01000901}});
+  TestPlugin mod = skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800), {Signature("REFR"), 0x01000901}});
   f.add("Mod.esp", mod);
   add_world_and_weather(f.dir / "Mod.esp", 0x01000A00, 0x01000A01, 0x01000B00);
   // Dep.esp overrides the interior cell (its own reference in it); Dep2.esp names Mod.esp but
   // changes nothing of it.
-  TestPlugin dep = plugin({"Skyrim.esm", "Mod.esp"}, {{Signature("REFR"), 0x02000800}});
+  TestPlugin dep = skyrim_se_plugin({"Skyrim.esm", "Mod.esp"}, {{Signature("REFR"), 0x02000800}});
   dep.cell = 0x01000900;
   f.add("Dep.esp", dep);
-  f.add("Dep2.esp", plugin({"Skyrim.esm", "Mod.esp"}, {misc(0x02000800)}));
+  f.add("Dep2.esp", skyrim_se_plugin({"Skyrim.esm", "Mod.esp"}, {misc(0x02000800)}));
   const auto reports = esl_check(f.open());
   const EslReport& r = of(reports, "Mod.esp");
   EXPECT_EQ(r.verdict, EslVerdict::light_ok) << all_text(r);
@@ -300,7 +291,7 @@ TEST(EslCheck, APluginWithoutMastersIsWalkedWithoutAnIndexAndSaysTheSame) {
   std::vector<TestRecord> records = miscs(0, 0xC00, 300);
   records.push_back(misc(0x00001000));
   records.push_back({Signature("REFR"), 0x00000901});  // in the new interior cell 00000900
-  f.add("Alone.esp", plugin({}, records));
+  f.add("Alone.esp", skyrim_se_plugin({}, records));
   add_world_and_weather(f.dir / "Alone.esp", 0x00000A00, 0x00000A01, 0x00000B00);
   const LoadOrder order = f.open();
   const std::uint32_t alone = *order.find("Alone.esp");
@@ -325,8 +316,8 @@ TEST(EslCheck, APluginWithoutMastersIsWalkedWithoutAnIndexAndSaysTheSame) {
 
 TEST(EslCheck, TheDependantsThatOverrideANewCellAreReadWhenOnlyThePluginIsChecked) {
   Folder f;
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {{Signature("REFR"), 0x01000901}}));
-  TestPlugin dep = plugin({"Skyrim.esm", "Mod.esp"}, {{Signature("REFR"), 0x02000800}});
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {{Signature("REFR"), 0x01000901}}));
+  TestPlugin dep = skyrim_se_plugin({"Skyrim.esm", "Mod.esp"}, {{Signature("REFR"), 0x02000800}});
   dep.cell = 0x01000900;
   f.add("Dep.esp", dep, false);  // inactive: still a dependant
   const LoadOrder order = f.open();
@@ -340,7 +331,7 @@ TEST(EslCheck, APluginOfTooManyRecordsGetsNoEngineWarnings) {
   Folder f;
   std::vector<TestRecord> records = miscs(1, 0x800, 4100);
   records.push_back({Signature("WTHR"), 0x01002000});
-  f.add("Huge.esp", plugin({"Skyrim.esm"}, records));
+  f.add("Huge.esp", skyrim_se_plugin({"Skyrim.esm"}, records));
   const std::vector<EslReport> reports = esl_check(f.open());
   const EslReport& r = of(reports, "Huge.esp");
   EXPECT_EQ(r.verdict, EslVerdict::too_many_records);
@@ -349,9 +340,9 @@ TEST(EslCheck, APluginOfTooManyRecordsGetsNoEngineWarnings) {
 
 TEST(EslCheck, ALightPluginOutOfItsRangeIsInvalidWithLootsMessage) {
   Folder f;
-  f.add("Past.esp", plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000)}, 1.7f, kEsl));
-  f.add("Low.esp", plugin({"Skyrim.esm"}, {misc(0x01000100)}, 1.7f, kEsl));
-  f.add("Fine.esp", plugin({"Skyrim.esm"}, {misc(0x01000800)}, 1.7f, kEsl));
+  f.add("Past.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000)}, 1.7f, kEsl));
+  f.add("Low.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000100)}, 1.7f, kEsl));
+  f.add("Fine.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800)}, 1.7f, kEsl));
   const auto reports = esl_check(f.open());
 
   const EslReport& past = of(reports, "Past.esp");
@@ -383,9 +374,9 @@ TEST(EslCheck, ALightPluginOutOfItsRangeIsInvalidWithLootsMessage) {
 
 TEST(EslCheck, ALightHedr171PluginIsValidButItsDependantsBelow171MisreadIt) {
   Folder f;
-  f.add("Light.esp", plugin({"Skyrim.esm"}, {misc(0x01000100)}, 1.71f, kEsl));
-  f.add("Dep.esp", plugin({"Skyrim.esm", "Light.esp"}, {}, 1.7f));
-  f.add("Alone.esl", plugin({}, {misc(0x00000100)}, 1.71f));  // .esl: light by its name; no masters
+  f.add("Light.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000100)}, 1.71f, kEsl));
+  f.add("Dep.esp", skyrim_se_plugin({"Skyrim.esm", "Light.esp"}, {}, 1.7f));
+  f.add("Alone.esl", skyrim_se_plugin({}, {misc(0x00000100)}, 1.71f));  // .esl: light by its name; no masters
   const auto reports = esl_check(f.open());
   const EslReport& r = of(reports, "Light.esp");
   EXPECT_TRUE(r.valid_light);
@@ -405,9 +396,9 @@ TEST(EslCheck, ALightHedr171PluginIsValidButItsDependantsBelow171MisreadIt) {
 
 TEST(EslCheck, APluginThatDoesNotReadIsUnreadable) {
   Folder f;
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {misc(0x01000800)}));
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800)}));
   // The last record (24 bytes, no fields) says it holds 200 bytes: they run past its group.
-  std::vector<std::uint8_t> broken = test::make_plugin(plugin({"Skyrim.esm"}, {{Signature("MISC"), 0x01000800}}));
+  std::vector<std::uint8_t> broken = test::make_plugin(skyrim_se_plugin({"Skyrim.esm"}, {{Signature("MISC"), 0x01000800}}));
   broken[broken.size() - 24 + 4] = 200;
   test::write_file(f.dir / "Broken.esp", broken);
   f.list += "*Broken.esp\n";
@@ -421,7 +412,7 @@ TEST(EslCheck, APluginThatDoesNotReadIsUnreadable) {
 
 TEST(EslCheck, OnlySkyrimSeLoadOrdersHaveLightPlugins) {
   test::TempDir dir;
-  TestPlugin le = plugin({}, {misc(0x800)}, 1.7f, kEsm);
+  TestPlugin le = skyrim_se_plugin({}, {misc(0x800)}, 1.7f, kEsm);
   le.game = Game::SkyrimLE;
   test::write_plugin(dir / "Skyrim.esm", le);
   test::write_text(dir / "plugins.txt", "Skyrim.esm\n");
@@ -437,7 +428,7 @@ TEST(EslCheck, OnlySkyrimSeLoadOrdersHaveLightPlugins) {
 
 TEST(EslCheck, TextAndJsonSayTheSame) {
   Folder f;
-  f.add("Mod.esp", plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000)}));
+  f.add("Mod.esp", skyrim_se_plugin({"Skyrim.esm"}, {misc(0x01000800), misc(0x01001000)}));
   const LoadOrder order = f.open();
   const auto reports = esl_check(order);
   const TextCodec codec;
