@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed benchmark (not a test): tesmod against the physical floor, measured in the same run.
 #   bench/run.sh [SECTION]  (needs ../shared/bench, or TESMOD_SHARED=/path/to/shared)
-#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder, clean, patch, patchers or esl
+#   SECTION: all (default), plugin, text, scripts, saves, python, loadorder, page, clean, patch, patchers or esl
 #   TESMOD_BASELINE=/path/to/an/older/tesmod: the text section also times that build's export
 #   and import of the fixture in the same run (a same-machine, same-run comparison); with
 #   TURNS=N as well, the two builds again in turns, N rounds (see the section).
@@ -361,6 +361,35 @@ for k, label, target, extra in (("load-order", "`tesmod load-order --data DIR --
     rss = f"{peaks[k] / 1024:.0f}" if k in peaks else ""
     rss_target = f"≤ {size / 2**20 + extra:.0f}" if extra else ""
     print(f"| {label} | {med(k):.1f} | {med(k) / floor:.2f} | {med(k) / inflate:.2f} | {target} | {rss} | {rss_target} |")
+PY
+fi
+
+# The conflicts page (issue 36) of the 100-plugin load order: `conflicts --html` against
+# `conflicts --json` (both write a file), the page's size against the JSON's, and what a reader
+# waits for in headless Chromium (bench/page_bench.py: first rows, a filter, a search, more rows).
+if want page; then
+make_loadorder
+hyperfine -N -w 3 -r "$runs" --export-json "$cache/page-times.json" \
+  -n conflicts-json "sh -c '$tesmod conflicts --data $lo --json --threads 2 >$cache/conflicts.json'" \
+  -n conflicts-html "$tesmod conflicts --data $lo --html $cache/conflicts.html --threads 2" >/dev/null
+python3 "$root/bench/page_bench.py" "$cache/conflicts.html" "$(( runs < 7 ? runs : 7 ))" >"$cache/page-browser.json"
+python3 - "$cache/page-times.json" "$cache/conflicts.json" "$cache/conflicts.html" "$cache/page-browser.json" \
+  "$(chromium --version 2>/dev/null | head -1)" <<'PY' | tee -a "$cache/report.md"
+import json, os, sys
+t = {r["command"]: r["median"] * 1000 for r in json.load(open(sys.argv[1]))["results"]}
+js, page = os.path.getsize(sys.argv[2]), os.path.getsize(sys.argv[3])
+b = json.load(open(sys.argv[4]))
+records = len(json.load(open(sys.argv[2]))["records"])
+print(f"\nThe conflicts page of the 100-plugin load order ({records:,} records in more than one plugin); medians.\n")
+print("| what | value | against | ratio | target |")
+print("|---|---:|---|---:|---:|")
+print(f"| `conflicts --html FILE` | {t['conflicts-html']:.1f} ms | `conflicts --json >FILE` {t['conflicts-json']:.1f} ms |"
+      f" {t['conflicts-html'] / t['conflicts-json']:.2f} | — |")
+print(f"| page size | {page / 2**20:.1f} MB | JSON {js / 2**20:.1f} MB | {page / js:.2f} | ≤ 3 |")
+for k, label in (("load", "first rows shown after opening"), ("filter", "a category unticked, rows shown again"),
+                 ("search", "a text typed, rows shown (with the page's 150 ms pause)"),
+                 ("more", "next rows after scrolling to the end")):
+    print(f"| {sys.argv[5]}: {label} | {b[k]:.0f} ms | | | |")
 PY
 fi
 

@@ -5,6 +5,7 @@ target_sources(tesmod_tests PRIVATE
   unit/load_order_test.cpp
   unit/load_order_check_test.cpp
   unit/conflicts_test.cpp
+  unit/conflicts_html_test.cpp
   corpus/load_order_corpus_test.cpp
   cli/load_order_cli_test.cpp
   unit/clean_test.cpp

@@ -24,15 +24,14 @@ std::size_t sequence(std::string_view s, std::size_t i) {
   return len;
 }
 
-}  // namespace
-
-void append_json_string(std::string& out, std::string_view text) {
+template <bool kHtml>
+void append_quoted(std::string& out, std::string_view text) {
   out += '"';
   std::size_t plain = 0;  // start of the run of bytes copied as they are
   auto flush = [&](std::size_t to) { out.append(text.data() + plain, to - plain); };
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && (!kHtml || (c != '<' && c != '>' && c != '&'))) {
       ++i;
       continue;
     }
@@ -62,5 +61,11 @@ void append_json_string(std::string& out, std::string_view text) {
   flush(text.size());
   out += '"';
 }
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) { append_quoted<false>(out, text); }
+
+void append_json_string_for_html(std::string& out, std::string_view text) { append_quoted<true>(out, text); }
 
 }  // namespace tesmod::text

@@ -22,3 +22,15 @@ target_sources(tesmod PRIVATE
   text/text_namer.cpp
   text/text_syntax.cpp
 )
+# The conflicts page (tesmod conflicts --html): its shell is an HTML file of its own, embedded
+# as a string at build time.
+target_sources(tesmod PRIVATE text/conflicts_html.cpp)
+set(tesmod_conflicts_page ${CMAKE_CURRENT_SOURCE_DIR}/text/conflicts_page.html)
+set(tesmod_conflicts_page_cpp ${CMAKE_CURRENT_BINARY_DIR}/conflicts_page_asset.cpp)
+add_custom_command(OUTPUT ${tesmod_conflicts_page_cpp}
+  COMMAND ${CMAKE_COMMAND} -DINPUT=${tesmod_conflicts_page} -DOUTPUT=${tesmod_conflicts_page_cpp}
+          -DNAME=kConflictsPage -DHEADER=${CMAKE_CURRENT_SOURCE_DIR}/text/conflicts_page_asset.hpp
+          -P ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
+  DEPENDS ${tesmod_conflicts_page} ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
+  COMMENT "Embedding the conflicts page")
+target_sources(tesmod PRIVATE ${tesmod_conflicts_page_cpp})

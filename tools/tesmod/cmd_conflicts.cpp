@@ -1,11 +1,12 @@
 // `tesmod conflicts`: every record more than one active plugin of a load order has, with its
 // versions in load order, the winner, xEdit's conflict category and the fields that differ in
-// the text form of `tesmod export`.
+// the text form of `tesmod export`; --html writes the same as a page (text/conflicts_html.hpp).
 #include <fmt/format.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -14,9 +15,11 @@
 #include "commands.hpp"
 #include "load_order_args.hpp"
 #include "tesmod/io/ascii.hpp"
+#include "tesmod/io/atomic_file.hpp"
 #include "tesmod/io/workers.hpp"
 #include "tesmod/loadorder/conflicts.hpp"
 #include "tesmod/text/conflict_text.hpp"
+#include "tesmod/text/conflicts_html.hpp"
 #include "tesmod/text/conflicts_json.hpp"
 
 namespace tesmod::cli {
@@ -26,6 +29,7 @@ namespace {
 struct ConflictArgs {
   LoadOrderArgs order;
   bool json = false;
+  std::string html;
   std::vector<std::string> only;
   std::vector<std::string> types;
   std::string form;
@@ -65,6 +69,29 @@ std::optional<loadorder::FormKey> form_arg(const loadorder::LoadOrder& order, co
   return std::nullopt;
 }
 
+
+// The page's title: the data folder, or the files named.
+std::string page_title(const LoadOrderArgs& args) {
+  if (args.files.empty()) return std::filesystem::absolute(args.data.empty() ? "." : args.data).lexically_normal().string();
+  std::string t;
+  for (const std::string& f : args.files) t += (t.empty() ? "" : ", ") + std::filesystem::path(f).filename().string();
+  return t;
+}
+
+// Writes ranges of records on several threads (ranges joined in order) between a head and a tail.
+template <typename Append>
+std::vector<std::string> pieces_of(std::size_t records, unsigned threads, const Append& append) {
+  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(threads * 4, records / 512));
+  std::vector<std::string> pieces(parts);
+  run_workers(parts, threads, [&](auto claim) {
+    for (std::size_t k = claim(); k < parts; k = claim()) {
+      const std::size_t from = records * k / parts, to = records * (k + 1) / parts;
+      pieces[k].reserve((to - from) * 768);  // one allocation, not a doubling series
+      append(pieces[k], from, to);
+    }
+  });
+  return pieces;
+}
 
 std::string pad(const std::string& s, std::size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
 
@@ -126,6 +153,9 @@ Command add_conflicts(CLI::App& app, Common& common) {
                    "override, no_conflict) and the fields that differ");
   add_load_order_options(*sub, args->order, "Plugin files in load order, all active (instead of --data's lists)");
   sub->add_flag("--json", args->json, "Print JSON");
+  sub->add_option("--html", args->html,
+                  "Also write the report as one self-contained page to this file (xEdit's colours, filters, lazy rows); "
+                  "stdout then gets only the counts, unless --json");
   sub->add_option("--only", args->only, "Only records of this category: conflict, override, no_conflict (repeatable)");
   sub->add_option("--type", args->types, "Only records of this type, e.g. WEAP (repeatable)");
   sub->add_option("--form", args->form, "Only this record: an EditorID, a load-order FormID (8 hex digits) or File.esm:ID");
@@ -186,16 +216,32 @@ Command add_conflicts(CLI::App& app, Common& common) {
               if (!failures[i].empty())
                 problems.push_back({order.plugin(records[i].form.plugin).name, "fields not shown: " + failures[i]});
 
+            std::size_t counts[3] = {0, 0, 0};
+            for (const loadorder::ConflictRecord& r : records) ++counts[std::size_t(r.category)];
+            const std::string summary = fmt::format("{} records: {} conflict, {} override, {} no_conflict\n", records.size(),
+                                                    counts[2], counts[1], counts[0]);
+            if (!args->html.empty()) {
+              const auto pieces = pieces_of(records.size(), order.threads(), [&](std::string& out, std::size_t from, std::size_t to) {
+                text::append_conflict_records_html(out, order, records, fields, codec, from, to);
+              });
+              std::string head, tail;
+              text::append_conflicts_html_head(head, order, page_title(args->order));
+              text::append_conflicts_html_tail(tail, problems);
+              AtomicFile page(args->html);
+              auto put = [&](const std::string& s) { page.write({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}); };
+              put(head);
+              for (const std::string& piece : pieces) put(piece);
+              put(tail);
+              page.commit();
+              if (!args->json) {
+                std::cout << summary << "page: " << std::filesystem::absolute(args->html).lexically_normal().string() << "\n";
+                if (!problems.empty()) std::cerr << problems_text(problems);
+                return kExitOk;
+              }
+            }
             if (args->json) {
-              // Ranges of records written on several threads, then joined in order.
-              const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(order.threads() * 4, records.size() / 512));
-              std::vector<std::string> pieces(parts);
-              run_workers(parts, order.threads(), [&](auto claim) {
-                for (std::size_t k = claim(); k < parts; k = claim()) {
-                  const std::size_t from = records.size() * k / parts, to = records.size() * (k + 1) / parts;
-                  pieces[k].reserve((to - from) * 768);  // one allocation, not a doubling series
-                  text::append_conflict_records_json(pieces[k], order, records, fields, codec, from, to);
-                }
+              const auto pieces = pieces_of(records.size(), order.threads(), [&](std::string& out, std::size_t from, std::size_t to) {
+                text::append_conflict_records_json(out, order, records, fields, codec, from, to);
               });
               std::string head, tail;
               text::append_conflicts_json_head(head, order);
@@ -207,13 +253,8 @@ Command add_conflicts(CLI::App& app, Common& common) {
             }
             const std::size_t width = terminal_width();
             std::string out;
-            std::size_t counts[3] = {0, 0, 0};
-            for (std::size_t i = 0; i < records.size(); ++i) {
-              append_text(out, order, records[i], fields[i], codec, width);
-              ++counts[std::size_t(records[i].category)];
-            }
-            out += fmt::format("{} records: {} conflict, {} override, {} no_conflict\n", records.size(), counts[2], counts[1],
-                               counts[0]);
+            for (std::size_t i = 0; i < records.size(); ++i) append_text(out, order, records[i], fields[i], codec, width);
+            out += summary;
             std::cout << out;
             if (!problems.empty()) std::cerr << problems_text(problems);
             return kExitOk;
