@@ -165,6 +165,28 @@ def test_expanded_record_shows_the_differing_fields(order, browser):
     assert table[1:] == [[f["field"], *[v if v is not None else "(none)" for v in f["values"]]] for f in r["fields"]]
 
 
+def test_keyboard_opens_a_row(order, browser):
+    browser.load(order.url())
+    browser.eval("const tr = document.querySelector('tr.rec'); tr.focus();"
+                 "tr.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}))")
+    assert browser.eval("document.activeElement.matches('tr.rec.open') && "
+                        "document.activeElement.nextElementSibling.matches('tr.detail')")
+
+
+def test_a_tall_window_fills_itself(order, browser):
+    """When the end of the rows is still in sight after a chunk, the next chunk follows."""
+    browser.call("Emulation.setDeviceMetricsOverride", session=True, width=1280, height=12000, deviceScaleFactor=1,
+                 mobile=False)
+    try:
+        browser.load(order.url())
+        wait_for(browser, f"Number(document.body.dataset.rendered) > {CHUNK}")
+        wait_for(browser, "document.getElementById('more').getBoundingClientRect().top > innerHeight + 600 ||"
+                          "!document.getElementById('more-button')")
+    finally:
+        browser.call("Emulation.setDeviceMetricsOverride", session=True, width=1280, height=900, deviceScaleFactor=1,
+                     mobile=False)
+
+
 def test_filter_clicks(order, browser):
     js = order.json
     browser.load(order.url())
