@@ -4,6 +4,8 @@
 #include "load_order_binding.hpp"
 
 #include <fmt/format.h>
+
+#include <filesystem>
 #include <pybind11/stl.h>
 
 #include "clean_binding.hpp"
@@ -20,7 +22,9 @@
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/patch/patch.hpp"
 #include "tesmod/text/patch_report.hpp"
+#include "tesmod/text/conflict_report.hpp"
 #include "tesmod/text/conflict_text.hpp"
+#include "tesmod/text/conflicts_html.hpp"
 
 namespace py = pybind11;
 
@@ -198,49 +202,77 @@ class PyLoadOrder {
     return id ? py::object(py::int_(*id)) : py::object(py::none());
   }
 
-  py::list conflicts(const std::optional<std::vector<std::string>>& only, const std::optional<std::vector<std::string>>& types,
-                     const py::object& form, const std::optional<std::string>& plugin, bool fields,
-                     const std::string& encoding) {
-    loadorder::ConflictOptions options;
-    std::vector<loadorder::ConflictCategory> categories;
+  // The report conflicts() and conflicts_page() give, for the same arguments.
+  text::ConflictReport conflict_report(const std::optional<std::vector<std::string>>& only,
+                                       const std::optional<std::vector<std::string>>& types, const py::object& form,
+                                       const std::optional<std::string>& plugin, bool fields, const TextCodec& codec) {
+    text::ConflictReportOptions options;
+    options.fields = fields;
     for (const std::string& c : only.value_or(std::vector<std::string>{})) {
       auto cat = loadorder::parse_category(c);
       if (!cat) throw py::value_error("a category is conflict, override or no_conflict, not '" + c + "'");
-      categories.push_back(*cat);
+      options.categories.push_back(*cat);
     }
-    for (const std::string& t : types.value_or(std::vector<std::string>{})) options.types.push_back(signature_arg(t));
+    for (const std::string& t : types.value_or(std::vector<std::string>{})) options.find.types.push_back(signature_arg(t));
     if (plugin) {
-      options.plugin = order_.find(*plugin);
-      if (!options.plugin) throw py::key_error("'" + *plugin + "' is not in the load order");
+      options.find.plugin = order_.find(*plugin);
+      if (!options.find.plugin) throw py::key_error("'" + *plugin + "' is not in the load order");
     }
-    std::string editor_id;
     if (!form.is_none()) {
       if (py::isinstance<py::str>(form) && form.cast<std::string>().find(':') == std::string::npos)
-        editor_id = form.cast<std::string>();
-      else options.forms.push_back(form_arg(form));
+        options.editor_id = form.cast<std::string>();
+      else options.find.forms.push_back(form_arg(form));
     }
-    const TextCodec codec(encoding == "cp1252" ? "WINDOWS-1252" : encoding);
-    std::vector<loadorder::Problem> problems;
-    std::vector<loadorder::ConflictRecord> records;
-    std::vector<std::vector<text::FieldDifference>> diffs;
+    text::ConflictReport report;
     {
       py::gil_scoped_release release;
-      for (auto& r : loadorder::find_conflicts(order_, options, problems)) {
-        if (!categories.empty() && std::find(categories.begin(), categories.end(), r.category) == categories.end()) continue;
-        if (!editor_id.empty() && !ascii::iequals(codec.to_utf8(r.editor_id), editor_id)) continue;
-        records.push_back(std::move(r));
-      }
-      diffs.resize(records.size());
-      if (fields) {
-        const text::LoadOrderNamers namers(order_);
-        run_workers(records.size(), order_.threads(), [&](auto claim) {
-          Inflater inflater;
-          for (std::size_t i = claim(); i < records.size(); i = claim())
-            if (records[i].category != loadorder::ConflictCategory::NoConflict)
-              diffs[i] = text::conflict_fields(order_, records[i], namers, codec, inflater);
-        });
-      }
+      report = text::conflict_report(order_, options, codec);
     }
+    // Those met here, after the load order's own.
+    for (std::size_t i = order_.problems().size(); i < report.problems.size(); ++i) {
+      const loadorder::Problem& p = report.problems[i];
+      if (std::find_if(later_problems_.begin(), later_problems_.end(), [&](const loadorder::Problem& q) {
+            return q.file == p.file && q.message == p.message;
+          }) == later_problems_.end())
+        later_problems_.push_back(p);
+    }
+    return report;
+  }
+
+  // tesmod conflicts --html: the same report as one page, written atomically.
+  py::dict conflicts_page(const std::string& path, const std::optional<std::vector<std::string>>& only,
+                          const std::optional<std::vector<std::string>>& types, const py::object& form,
+                          const std::optional<std::string>& plugin, const std::optional<std::string>& title,
+                          const std::string& encoding) {
+    const TextCodec codec(encoding == "cp1252" ? "WINDOWS-1252" : encoding);
+    const text::ConflictReport report = conflict_report(only, types, form, plugin, true, codec);
+    std::size_t counts[3] = {0, 0, 0};
+    {
+      py::gil_scoped_release release;
+      std::string page;
+      const std::string heading = title ? *title
+                                  : order_.plugins().empty() ? std::string("an empty load order")
+                                                             : std::filesystem::absolute(order_.plugin(0).path).parent_path().string();
+      text::append_conflicts_html(page, order_, heading, report.records, report.fields, report.problems, codec);
+      write_file_atomic(path, {reinterpret_cast<const std::uint8_t*>(page.data()), page.size()});
+      for (const loadorder::ConflictRecord& r : report.records) ++counts[std::size_t(r.category)];
+    }
+    py::dict out;
+    out["path"] = path;
+    out["records"] = report.records.size();
+    out["conflict"] = counts[2];
+    out["override"] = counts[1];
+    out["no_conflict"] = counts[0];
+    return out;
+  }
+
+  py::list conflicts(const std::optional<std::vector<std::string>>& only, const std::optional<std::vector<std::string>>& types,
+                     const py::object& form, const std::optional<std::string>& plugin, bool fields,
+                     const std::string& encoding) {
+    const TextCodec codec(encoding == "cp1252" ? "WINDOWS-1252" : encoding);
+    const text::ConflictReport report = conflict_report(only, types, form, plugin, fields, codec);
+    const std::vector<loadorder::ConflictRecord>& records = report.records;
+    const std::vector<std::vector<text::FieldDifference>>& diffs = report.fields;
     py::list out;
     for (std::size_t i = 0; i < records.size(); ++i) {
       const loadorder::ConflictRecord& r = records[i];
@@ -273,11 +305,6 @@ class PyLoadOrder {
       }
       out.append(d);
     }
-    for (const loadorder::Problem& p : problems)
-      if (std::find_if(later_problems_.begin(), later_problems_.end(), [&](const loadorder::Problem& q) {
-            return q.file == p.file && q.message == p.message;
-          }) == later_problems_.end())
-        later_problems_.push_back(p);
     return out;
   }
 
@@ -452,6 +479,12 @@ void bind_load_order(py::module_& m) {
            "file, type, editor_id, versions, states, winner, category, itpo, and with fields=True the fields that "
            "differ (field, values per version). only: categories; types: record types; form: a FormID, "
            "'File.esm:ID' or an EditorID; plugin: only records it has.")
+      .def("conflicts_page", &PyLoadOrder::conflicts_page, py::arg("path"), py::kw_only(), py::arg("only") = py::none(),
+           py::arg("types") = py::none(), py::arg("form") = py::none(), py::arg("plugin") = py::none(),
+           py::arg("title") = py::none(), py::arg("encoding") = "cp1252",
+           "Writes the conflicts of conflicts() (same filters) as the page tesmod conflicts --html writes: one "
+           "self-contained HTML file in xEdit's colours. title: shown in the page (default: the data folder). "
+           "Returns {path, records, conflict, override, no_conflict}.")
       .def("check", &PyLoadOrder::check, py::kw_only(), py::arg("plugins") = py::none(), py::arg("encoding") = "cp1252",
            "The problems tesmod check finds (every active plugin, or the ones named), as dicts: file, check, type, "
            "form_id (as the plugin stores it), editor_id, message.")

@@ -3,6 +3,7 @@ target_sources(tesmod PRIVATE
   text/esl_check_text.cpp
   text/field_text.cpp
   text/conflict_text.cpp
+  text/conflict_report.cpp
   text/conflicts_json.cpp
   text/check_json.cpp
   text/patch_report.cpp

@@ -2,6 +2,9 @@
 checks as dicts, against the corpus' Blank.esm family and a load order made by
 ../shared/bench/make_load_order.py (with the answers it writes)."""
 
+import os
+import subprocess
+
 import pytest
 
 import tesmod
@@ -92,3 +95,24 @@ def test_generated_load_order_matches_its_answers(generated):
     for name, plugin in exp["plugins"].items():
         if name in exp["active"]:
             assert {(name, f) for f in plugin["deleted_other"]} <= deleted, name
+
+
+def test_conflicts_page_is_the_cli_page(generated, tmp_path):
+    """LoadOrder.conflicts_page writes the page tesmod conflicts --html writes, byte for byte, for
+    the same filters; its counts are those of conflicts()."""
+    out, _ = generated
+    lo = tesmod.load_order(data=str(out))
+    page = tmp_path / "py.html"
+    got = lo.conflicts_page(str(page), only=["conflict", "override"], title=str(out.resolve()))
+    records = lo.conflicts(only=["conflict", "override"])
+    assert got["records"] == len(records) > 0
+    assert got["conflict"] == sum(r["category"] == "conflict" for r in records)
+    assert got["override"] == sum(r["category"] == "override" for r in records)
+    assert got["no_conflict"] == 0
+    cli = tmp_path / "cli.html"
+    subprocess.run([os.environ["TESMOD_CLI"], "conflicts", "--data", str(out.resolve()), "--html", str(cli), "--only",
+                    "conflict", "--only", "override"], check=True, capture_output=True)
+    assert page.read_bytes() == cli.read_bytes()
+    with pytest.raises(ValueError):
+        lo.conflicts_page(str(tmp_path / "x.html"), only=["nonsense"])
+    assert not (tmp_path / "x.html").exists()

@@ -14,10 +14,10 @@
 
 #include "commands.hpp"
 #include "load_order_args.hpp"
-#include "tesmod/io/ascii.hpp"
 #include "tesmod/io/atomic_file.hpp"
 #include "tesmod/io/workers.hpp"
 #include "tesmod/loadorder/conflicts.hpp"
+#include "tesmod/text/conflict_report.hpp"
 #include "tesmod/text/conflict_text.hpp"
 #include "tesmod/text/conflicts_html.hpp"
 #include "tesmod/text/conflicts_json.hpp"
@@ -164,57 +164,29 @@ Command add_conflicts(CLI::App& app, Common& common) {
   return {sub, [args, &common] {
             const TextCodec codec(common.encoding);
             const loadorder::LoadOrder order = open_load_order(args->order, common.threads);
-            loadorder::ConflictOptions options;
-            std::vector<loadorder::ConflictCategory> only;
+            text::ConflictReportOptions options;
             for (const std::string& c : args->only) {
               auto cat = loadorder::parse_category(c);
               if (!cat) throw UsageError("--only: expected conflict, override or no_conflict, not '" + c + "'");
-              only.push_back(*cat);
+              options.categories.push_back(*cat);
             }
             for (const std::string& t : args->types) {
               Signature s;
               if (!Signature::parse(t, s)) throw UsageError("--type: expected a four-character record type, not '" + t + "'");
-              options.types.push_back(s);
+              options.find.types.push_back(s);
             }
             if (!args->plugin.empty()) {
-              options.plugin = order.find(args->plugin);
-              if (!options.plugin) throw UsageError("--plugin: '" + args->plugin + "' is not in the load order");
+              options.find.plugin = order.find(args->plugin);
+              if (!options.find.plugin) throw UsageError("--plugin: '" + args->plugin + "' is not in the load order");
             }
-            std::string edid_filter;
             if (!args->form.empty()) {
-              if (auto key = form_arg(order, args->form)) options.forms.push_back(*key);
-              else edid_filter = codec.from_utf8(args->form);
+              if (auto key = form_arg(order, args->form)) options.find.forms.push_back(*key);
+              else options.editor_id = args->form;
             }
-            std::vector<loadorder::Problem> problems = order.problems();
-            std::vector<loadorder::ConflictRecord> all = loadorder::find_conflicts(order, options, problems);
-
-            std::vector<loadorder::ConflictRecord> records;
-            for (auto& r : all) {
-              if (!only.empty() && std::find(only.begin(), only.end(), r.category) == only.end()) continue;
-              if (!edid_filter.empty() && !ascii::iequals(r.editor_id, edid_filter)) continue;
-              records.push_back(std::move(r));
-            }
-            // The differing fields, on several threads.
-            const text::LoadOrderNamers namers(order);
-            std::vector<std::vector<text::FieldDifference>> fields(records.size());
-            std::vector<std::string> failures(records.size());
-            constexpr std::size_t kBatch = 32;
-            const std::size_t batches = (records.size() + kBatch - 1) / kBatch;
-            run_workers(batches, order.threads(), [&](auto claim) {
-              Inflater inflater;
-              for (std::size_t b = claim(); b < batches; b = claim())
-                for (std::size_t i = b * kBatch; i < std::min(records.size(), (b + 1) * kBatch); ++i) {
-                  if (records[i].category == loadorder::ConflictCategory::NoConflict) continue;
-                  try {
-                    fields[i] = text::conflict_fields(order, records[i], namers, codec, inflater);
-                  } catch (const std::exception& e) {
-                    failures[i] = e.what();
-                  }
-                }
-            });
-            for (std::size_t i = 0; i < records.size(); ++i)
-              if (!failures[i].empty())
-                problems.push_back({order.plugin(records[i].form.plugin).name, "fields not shown: " + failures[i]});
+            const text::ConflictReport report = text::conflict_report(order, options, codec);
+            const std::vector<loadorder::ConflictRecord>& records = report.records;
+            const std::vector<std::vector<text::FieldDifference>>& fields = report.fields;
+            const std::vector<loadorder::Problem>& problems = report.problems;
 
             std::size_t counts[3] = {0, 0, 0};
             for (const loadorder::ConflictRecord& r : records) ++counts[std::size_t(r.category)];
