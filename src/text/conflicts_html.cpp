@@ -89,6 +89,14 @@ void append_conflicts_html_head(std::string& out, const loadorder::LoadOrder& or
       if (m) out += ", ";
       quoted(out, p.masters[m]);
     }
+    out += "], \"missing\": [";  // masters not in the load order
+    bool first = true;
+    for (std::size_t m = 0; m < p.masters.size(); ++m)
+      if (m >= p.master_positions.size() || !p.master_positions[m]) {
+        if (!first) out += ", ";
+        first = false;
+        quoted(out, p.masters[m]);
+      }
     out += "]}";
   }
   out += "],\n\"records\": [";

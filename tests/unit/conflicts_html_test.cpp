@@ -39,7 +39,8 @@ Page write_page(const test::TempDir& dir) {
                                            record_flags::kMaster), 1000);
   test::write_plugin(dir / "P1.esp", plugin({"M.esm"}, {misc(0x800, kHostile, 2), misc(0x801, "B", 2), misc(0x802, "C", 2)}), 1001);
   test::write_plugin(dir / "P2.esp", plugin({"M.esm"}, {misc(0x801, "B", 2), misc(0x802, "C", 3)}), 1002);
-  test::write_text(dir / "plugins.txt", "*M.esm\n*P1.esp\n*P2.esp\n");
+  test::write_plugin(dir / "P3.esp", plugin({"M.esm", "Gone.esm"}, {}), 1003);
+  test::write_text(dir / "plugins.txt", "*M.esm\n*P1.esp\n*P2.esp\n*P3.esp\n");
   loadorder::LoadOrderSource source;
   source.data = dir.path();
   const loadorder::LoadOrder order = loadorder::LoadOrder::open(source);
@@ -67,11 +68,13 @@ TEST(ConflictsHtml, DataIsTheReport) {
   test::TempDir dir;
   const Page page = write_page(dir);
   const nlohmann::json& d = page.data;
-  ASSERT_EQ(d["plugins"].size(), 3u);
+  ASSERT_EQ(d["plugins"].size(), 4u);
   EXPECT_EQ(d["plugins"][0]["name"], "M.esm");
   EXPECT_EQ(d["plugins"][0]["index"], "00");
   EXPECT_EQ(d["plugins"][0]["flags"], "ESM");
   EXPECT_EQ(d["plugins"][2]["masters"], nlohmann::json::array({"M.esm"}));
+  EXPECT_EQ(d["plugins"][2]["missing"], nlohmann::json::array());
+  EXPECT_EQ(d["plugins"][3]["missing"], nlohmann::json::array({"Gone.esm"}));
   ASSERT_EQ(d["records"].size(), 3u);
   // [type, form_id, plugin, object_id, editor_id, category, versions, states, fields]
   const nlohmann::json& a = d["records"][0];
@@ -90,7 +93,9 @@ TEST(ConflictsHtml, DataIsTheReport) {
   const nlohmann::json& c = d["records"][2];  // P1's change is lost
   EXPECT_EQ(c[5], 2);
   EXPECT_EQ(c[7], "MLW");
-  EXPECT_EQ(d["problems"][0], nlohmann::json::array({"<b>x.esp</b>", "a problem & more"}));
+  ASSERT_EQ(d["problems"].size(), 2u);  // the missing master, then the one added
+  EXPECT_EQ(d["problems"][0][0], "P3.esp");
+  EXPECT_EQ(d["problems"][1], nlohmann::json::array({"<b>x.esp</b>", "a problem & more"}));
   EXPECT_EQ(d["title"], "Data <i>folder</i>");
 }
 

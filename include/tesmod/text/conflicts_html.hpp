@@ -7,7 +7,7 @@
 // The data (one record a line), whose strings escape `<`, `>` and `&` so that nothing taken from
 // a plugin can end the script element or be read as markup:
 //   {"game", "title",
-//    "plugins": [{"name", "index" (null when not active), "active", "flags", "masters"}]
+//    "plugins": [{"name", "index" (null when not active), "active", "flags", "masters", "missing"}]
 //               (every plugin, in load order; versions name them by position here),
 //    "records": [[type, form_id, plugin, object_id, editor_id|null, category (0 no_conflict,
 //                 1 override, 2 conflict), [version plugins], states, fields|0]],
