@@ -2,6 +2,7 @@
 // are deterministic, and the committed files stay in step with them.
 #include <gtest/gtest.h>
 
+#include "load_order_sample.hpp"
 #include "sample_builder.hpp"
 #include "test_support.hpp"
 
@@ -20,11 +21,15 @@ TEST(Samples, CommittedSamplesMatchTheBuilder) {
     EXPECT_EQ(test::read_file(e.path()), test::read_file(committed / rel));
     ++compared;
   }
-  EXPECT_EQ(compared, 7u);  // three plugins, three string tables, a save
+  // Three plugins, three string tables, a save; the load order's six plugins and plugins.txt.
+  EXPECT_EQ(compared, 14u);
 }
 
 TEST(Samples, BuildingTwiceGivesTheSameBytes) {
   EXPECT_EQ(samples::skyrim_sample().serialize(), samples::skyrim_sample().serialize());
   EXPECT_EQ(samples::oblivion_sample().serialize(), samples::oblivion_sample().serialize());
   EXPECT_EQ(samples::oblivion_save_sample().to_bytes(), samples::oblivion_save_sample().to_bytes());
+  auto first = samples::load_order_sample(), second = samples::load_order_sample();
+  ASSERT_EQ(first.size(), second.size());
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].serialize(), second[i].serialize()) << first[i].name();
 }

@@ -125,6 +125,14 @@ std::string indent(std::size_t depth) { return std::string(depth * 2, ' '); }
 
 }  // namespace
 
+std::size_t count_selected(const PluginFile& file, const DumpOptions& o) {
+  const auto entries = file.entries();
+  const std::vector<bool> shown = select(file, o);
+  std::size_t n = 0;
+  for (std::uint32_t i = 0; i < entries.size(); ++i) n += shown[i] && !entries[i].is_group();
+  return n;
+}
+
 void dump_text(const PluginFile& file, const DumpOptions& o, std::ostream& out) {
   Dumper d(file, o);
   const auto entries = file.entries();

@@ -104,6 +104,35 @@ TEST_F(Cli, DumpFiltersAndFormats) {
   EXPECT_EQ(node["items"][0]["fields"][0]["hex"], "00080000");
 }
 
+// A --formid or --edid that no record has is an error naming the file and the value (exit 1),
+// not an empty dump that exits 0; what did match is still shown.
+TEST_F(Cli, DumpFilterThatMatchesNothing) {
+  auto r = run_cli({"dump", sample(), "--formid", "00012345"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "tesmod: error: " + sample() + ": no record with FormID 00012345\n");
+  EXPECT_EQ(r.out, "");
+  r = run_cli({"dump", sample(), "--edid", "NoSuchThing"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "tesmod: error: " + sample() + ": no record with EditorID NoSuchThing\n");
+  r = run_cli({"dump", sample(), "--edid", "TesmodSampleNote", "--edid", "Gone", "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("TesmodSampleNote"), std::string::npos) << r.out;
+  EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  EXPECT_EQ(r.err, "tesmod: error: " + sample() + ": no record with EditorID Gone\n");
+  // Both there, but not on one record: said as such.
+  r = run_cli({"dump", sample(), "--type", "BOOK", "--formid", "00000800"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no record matches all the filters together"), std::string::npos) << r.err;
+  // A match exits 0 with nothing on stderr; a type with no record stays an empty answer.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"dump", sample(), "--formid", "00000800"}, {"dump", sample(), "--edid", "tesmodsamplenote"},
+        {"dump", sample(), "--type", "WEAP"}}) {
+    r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << args[2] << ' ' << args[3];
+    EXPECT_EQ(r.err, "") << args[3];
+  }
+}
+
 TEST_F(Cli, VerifyAndRewrite) {
   const std::string out = (dir / "copy.esp").string();
   auto v = run_cli({"verify", sample(), (dir / "TesmodSampleOblivion.esp").string()});

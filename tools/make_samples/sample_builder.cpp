@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "load_order_sample.hpp"
 #include "tesmod/fields/condition.hpp"
 #include "tesmod/fields/vmad.hpp"
 #include "tesmod/io/little_endian.hpp"
@@ -327,6 +328,7 @@ void write_all(const std::filesystem::path& dir) {
   localized_sample().save(dir / "TesmodLocalized.esm");
   localized_sample_strings().save(dir / "TesmodLocalized.esm", "English");
   oblivion_save_sample().save(dir / "TesmodSample.ess");
+  write_load_order_sample(dir / "loadorder");
 }
 
 }  // namespace tesmod::samples

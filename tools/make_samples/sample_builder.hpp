@@ -26,7 +26,8 @@ LocalizedStrings localized_sample_strings();
 // the sample coin's MISC change record. Parsed back from its bytes, so it owns them.
 save::SaveFile oblivion_save_sample();
 
-// Writes all samples (and the string tables) into dir.
+// Writes all samples (and the string tables) into dir, and the sample load order
+// (load_order_sample.hpp) into dir/loadorder.
 void write_all(const std::filesystem::path& dir);
 
 }  // namespace tesmod::samples

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "dump_unmatched.hpp"
 #include "tesmod/plugin/plugin_file.hpp"
 #include "tesmod/text/dump.hpp"
 
@@ -53,7 +54,10 @@ Command add_dump(CLI::App& app, Common& common) {
             o.form_id_names = &names;
             if (args->json) text::dump_json(file, o, std::cout);
             else text::dump_text(file, o, std::cout);
-            return kExitOk;
+            // After what did match, so that one missing FormID of several still shows the rest.
+            const std::vector<std::string> unmatched = unmatched_filters(file, o, args->editor_ids);
+            for (const std::string& line : unmatched) std::cerr << "tesmod: error: " << args->file << ": " << line << "\n";
+            return unmatched.empty() ? kExitOk : kExitError;
           }};
 }
 

@@ -28,6 +28,9 @@ struct DumpOptions {
 };
 
 void dump_text(const PluginFile& file, const DumpOptions& options, std::ostream& out);
+// How many records the filters select (every record when unfiltered): none tells a caller that
+// the dump will show nothing.
+std::size_t count_selected(const PluginFile& file, const DumpOptions& options);
 void dump_json(const PluginFile& file, const DumpOptions& options, std::ostream& out);
 
 }  // namespace tesmod::text
