@@ -4,7 +4,10 @@
 set -euo pipefail
 packages=(build-essential cmake libdeflate-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev
           libgtest-dev libpng-dev libyaml-cpp-dev libre2-dev python3 git pkg-config python3-dev pybind11-dev python3-pytest
-          python3-pip python3-venv chromium python3-pil)
+          python3-pip python3-venv)
+# The conflicts page's browser tests: headless Chromium and Pillow for its screenshots. The demo
+# (`--demo`) builds and runs the CLI only and skips their download.
+if [[ "${1:-}" != "--demo" ]]; then packages+=(chromium python3-pil); fi
 if [[ "${1:-}" == "--bench" ]]; then packages+=(libbenchmark-dev hyperfine time); fi
 if [[ "${1:-}" == "--fuzz" ]]; then packages+=(clang-14 libclang-rt-14-dev); fi
 missing=()

@@ -1,4 +1,4 @@
-// The conflicts page as the library writes it (the browser tests in tests/browser check what a
+// The conflicts page as the library writes it (from conflict_report, as the CLI does) (the browser tests in tests/browser check what a
 // browser makes of it): the data in the script element is the report, compact, and no string
 // from a plugin can end that element or be read as markup.
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include "plugin_maker.hpp"
 #include "tesmod/loadorder/conflicts.hpp"
 #include "tesmod/plugin/record_flags.hpp"
+#include "tesmod/text/conflict_report.hpp"
 #include "tesmod/text/conflicts_html.hpp"
 #include "tesmod/text/json_string.hpp"
 #include "test_support.hpp"
@@ -44,16 +45,11 @@ Page write_page(const test::TempDir& dir) {
   loadorder::LoadOrderSource source;
   source.data = dir.path();
   const loadorder::LoadOrder order = loadorder::LoadOrder::open(source);
-  std::vector<loadorder::Problem> problems;
-  const std::vector<loadorder::ConflictRecord> records = loadorder::find_conflicts(order, {}, problems);
-  const LoadOrderNamers namers(order);
   const TextCodec codec("WINDOWS-1252");
-  Inflater inflater;
-  std::vector<std::vector<FieldDifference>> fields;
-  for (const auto& r : records) fields.push_back(conflict_fields(order, r, namers, codec, inflater));
-  problems.push_back({"<b>x.esp</b>", "a problem & more"});
+  text::ConflictReport report = conflict_report(order, {}, codec);
+  report.problems.push_back({"<b>x.esp</b>", "a problem & more"});
   Page page;
-  append_conflicts_html(page.html, order, "Data <i>folder</i>", records, fields, problems, codec);
+  append_conflicts_html(page.html, order, "Data <i>folder</i>", report.records, report.fields, report.problems, codec);
   const std::string open = "<script type=\"application/json\" id=\"tesmod-data\">";
   const std::size_t from = page.html.find(open);
   EXPECT_NE(from, std::string::npos);
@@ -93,7 +89,7 @@ TEST(ConflictsHtml, DataIsTheReport) {
   const nlohmann::json& c = d["records"][2];  // P1's change is lost
   EXPECT_EQ(c[5], 2);
   EXPECT_EQ(c[7], "MLW");
-  ASSERT_EQ(d["problems"].size(), 2u);  // the missing master, then the one added
+  ASSERT_EQ(d["problems"].size(), 2u) << d["problems"].dump();  // the missing master, then the one added
   EXPECT_EQ(d["problems"][0][0], "P3.esp");
   EXPECT_EQ(d["problems"][1], nlohmann::json::array({"<b>x.esp</b>", "a problem & more"}));
   EXPECT_EQ(d["title"], "Data <i>folder</i>");
