@@ -380,7 +380,8 @@ t = {r["command"]: r["median"] * 1000 for r in json.load(open(sys.argv[1]))["res
 js, page = os.path.getsize(sys.argv[2]), os.path.getsize(sys.argv[3])
 b = json.load(open(sys.argv[4]))
 records = len(json.load(open(sys.argv[2]))["records"])
-print(f"\nThe conflicts page of the 100-plugin load order ({records:,} records in more than one plugin); medians.\n")
+print(f"\nThe conflicts page of the 100-plugin load order ({records:,} records in more than one plugin); medians;"
+      f" in the browser {sys.argv[5]}, headless, {b['runs']} loads.\n")
 print("| what | value | against | ratio | target |")
 print("|---|---:|---|---:|---:|")
 print(f"| `conflicts --html FILE` | {t['conflicts-html']:.1f} ms | `conflicts --json >FILE` {t['conflicts-json']:.1f} ms |"
@@ -389,7 +390,7 @@ print(f"| page size | {page / 2**20:.1f} MB | JSON {js / 2**20:.1f} MB | {page /
 for k, label in (("load", "first rows shown after opening"), ("filter", "a category unticked, rows shown again"),
                  ("search", "a text typed, rows shown (with the page's 150 ms pause)"),
                  ("more", "next rows after scrolling to the end")):
-    print(f"| {sys.argv[5]}: {label} | {b[k]:.0f} ms | | | |")
+    print(f"| browser: {label} | {b[k]:.0f} ms | | | |")
 PY
 fi
 
