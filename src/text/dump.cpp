@@ -100,6 +100,7 @@ class Dumper {
         stack.push_back(i);
       } else {
         record(i, stack.size());
+        ++records_shown_;
       }
     }
     while (!stack.empty()) {
@@ -107,6 +108,8 @@ class Dumper {
       stack.pop_back();
     }
   }
+
+  std::size_t records_shown() const { return records_shown_; }
 
   // The record's fields, read from the (inflated) body.
   std::vector<SubrecordView> fields(const IndexEntry& e) {
@@ -118,6 +121,7 @@ class Dumper {
   const PluginFile& file_;
   const DumpOptions& o_;
   std::vector<bool> shown_;
+  std::size_t records_shown_ = 0;  // by walk()
   Inflater inflater_;
 };
 
@@ -125,15 +129,7 @@ std::string indent(std::size_t depth) { return std::string(depth * 2, ' '); }
 
 }  // namespace
 
-std::size_t count_selected(const PluginFile& file, const DumpOptions& o) {
-  const auto entries = file.entries();
-  const std::vector<bool> shown = select(file, o);
-  std::size_t n = 0;
-  for (std::uint32_t i = 0; i < entries.size(); ++i) n += shown[i] && !entries[i].is_group();
-  return n;
-}
-
-void dump_text(const PluginFile& file, const DumpOptions& o, std::ostream& out) {
+std::size_t dump_text(const PluginFile& file, const DumpOptions& o, std::ostream& out) {
   Dumper d(file, o);
   const auto entries = file.entries();
   d.walk(
@@ -181,9 +177,10 @@ void dump_text(const PluginFile& file, const DumpOptions& o, std::ostream& out) 
           }
         }
       });
+  return d.records_shown();
 }
 
-void dump_json(const PluginFile& file, const DumpOptions& o, std::ostream& out) {
+std::size_t dump_json(const PluginFile& file, const DumpOptions& o, std::ostream& out) {
   // Streamed: one JSON object per record, groups as objects with an "items" array, so that
   // memory stays flat however large the plugin.
   Dumper d(file, o);
@@ -253,6 +250,7 @@ void dump_json(const PluginFile& file, const DumpOptions& o, std::ostream& out) 
         out << r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       });
   out << "]}\n";
+  return d.records_shown();
 }
 
 }  // namespace tesmod::text

@@ -52,10 +52,9 @@ Command add_dump(CLI::App& app, Common& common) {
             fo.threads = common.threads;
             FormIds names = FormIds::build(file, fo);
             o.form_id_names = &names;
-            if (args->json) text::dump_json(file, o, std::cout);
-            else text::dump_text(file, o, std::cout);
+            const std::size_t shown = args->json ? text::dump_json(file, o, std::cout) : text::dump_text(file, o, std::cout);
             // After what did match, so that one missing FormID of several still shows the rest.
-            const std::vector<std::string> unmatched = unmatched_filters(file, o, args->editor_ids);
+            const std::vector<std::string> unmatched = unmatched_filters(file, o, args->editor_ids, shown);
             for (const std::string& line : unmatched) std::cerr << "tesmod: error: " << args->file << ": " << line << "\n";
             return unmatched.empty() ? kExitOk : kExitError;
           }};

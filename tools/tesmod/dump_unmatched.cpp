@@ -7,7 +7,7 @@
 namespace tesmod::cli {
 
 std::vector<std::string> unmatched_filters(const PluginFile& file, const text::DumpOptions& o,
-                                           std::span<const std::string> edid_args) {
+                                           std::span<const std::string> edid_args, std::size_t shown) {
   std::vector<std::string> lines;
   if (o.form_ids.empty() && o.editor_ids.empty()) return lines;  // a type alone may well have no record
   std::vector<bool> id_found(o.form_ids.size()), edid_found(o.editor_ids.size());
@@ -25,7 +25,7 @@ std::vector<std::string> unmatched_filters(const PluginFile& file, const text::D
   for (std::size_t i = 0; i < o.editor_ids.size(); ++i)
     if (!edid_found[i]) lines.push_back("no record with EditorID " + edid_args[i]);
   // Each value is there, but on other records than the rest of the filters select.
-  if (lines.empty() && text::count_selected(file, o) == 0) lines.push_back("no record matches all the filters together");
+  if (lines.empty() && shown == 0) lines.push_back("no record matches all the filters together");
   return lines;
 }
 

@@ -27,10 +27,8 @@ struct DumpOptions {
   const FormIds* form_id_names = nullptr;         // to name FormIDs in group labels
 };
 
-void dump_text(const PluginFile& file, const DumpOptions& options, std::ostream& out);
-// How many records the filters select (every record when unfiltered): none tells a caller that
-// the dump will show nothing.
-std::size_t count_selected(const PluginFile& file, const DumpOptions& options);
-void dump_json(const PluginFile& file, const DumpOptions& options, std::ostream& out);
+// Both return how many records they showed (none: the filters select nothing).
+std::size_t dump_text(const PluginFile& file, const DumpOptions& options, std::ostream& out);
+std::size_t dump_json(const PluginFile& file, const DumpOptions& options, std::ostream& out);
 
 }  // namespace tesmod::text
