@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "conflicts_page_asset.hpp"
 #include <stdexcept>
+
+#include "conflicts_page_asset.hpp"
 #include "tesmod/text/conflicts_json.hpp"
 #include "tesmod/text/json_string.hpp"
 

@@ -1,7 +1,7 @@
 """pytest set-up for the conflicts page's browser tests (run by ctest as conflicts_page_browser):
-the CLI ($TESMOD_CLI), ../shared/bench ($TESMOD_SHARED_BENCH) to make load orders, and a headless
-Chromium. A missing Chromium or bench folder skips (exit 77, which ctest reports as skipped),
-or fails when CI=true: the test command's setup installs Chromium."""
+the CLI ($TESMOD_CLI), load orders made by ../shared/bench (tests/python/generated_orders.py), and a
+headless Chromium. A missing Chromium or ../shared skips (exit 77, which ctest reports as
+skipped), or fails when CI=true: the test command's setup installs Chromium."""
 import json
 import os
 import re
@@ -14,7 +14,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "python"))
 import devtools  # noqa: E402
+from generated_orders import make_load_order  # noqa: E402
 
 SKIP = 77
 CI = os.environ.get("CI") == "true"
@@ -43,13 +45,6 @@ def chromium():
 
 
 @pytest.fixture(scope="session")
-def bench():
-    path = Path(os.environ.get("TESMOD_SHARED_BENCH", HERE.parents[2] / "shared" / "bench"))
-    need(f"{path} not found: the load orders are made by its make_load_order.py", (path / "make_load_order.py").is_file())
-    return path
-
-
-@pytest.fixture(scope="session")
 def work(tmp_path_factory):
     return tmp_path_factory.mktemp("pages")
 
@@ -67,15 +62,10 @@ def run(tesmod, *args):
     return p.stdout
 
 
-def make_order(bench, work, name, game, master_seed, records, seed, plugins):
-    out = work / name
-    master = work / f"master_{game}_{master_seed}_{records}.esm"
-    if not master.exists():
-        subprocess.run([sys.executable, bench / "make_big_plugin.py", master, "--records", str(records), "--game", game,
-                        "--seed", str(master_seed)], check=True, capture_output=True)
-    subprocess.run([sys.executable, bench / "make_load_order.py", master, out, "--plugins", str(plugins), "--seed",
-                    str(seed)], check=True, capture_output=True)
-    return out
+def make_order(work, name, game, master_seed, records, seed, plugins):
+    """The load order make_load_order.py makes in work/name over a master of `records` records."""
+    return make_load_order(work, game, master_seed, seed, plugins, records=records,
+                           master_name=f"master_{game}_{master_seed}_{records}.esm", folder=name)
 
 
 class Order:
@@ -95,9 +85,9 @@ class Order:
 
 
 @pytest.fixture(scope="session")
-def order(tesmod, bench, work):
+def order(tesmod, work):
     """A Skyrim SE order of 8 plugins over a 2,500-record master (this test's seeds)."""
-    return Order(tesmod, make_order(bench, work, "order8", "sse", 31, 2500, 17, 8))
+    return Order(tesmod, make_order(work, "order8", "sse", 31, 2500, 17, 8))
 
 
 PAYLOAD_EDID = "<script>document.body.dataset.pwned='edid'</script>"
@@ -109,10 +99,10 @@ PAYLOAD_PLUGIN_LEGAL = "Tom's &amp; Jerry's.esp"
 
 
 @pytest.fixture(scope="session")
-def hostile(tesmod, bench, work):
+def hostile(tesmod, work):
     """An order whose strings are markup: a master record's EditorID and name (edited through
     export and import), a plugin's file name and the data folder's name. Returns (Order, FormID)."""
-    data = make_order(bench, work, "order<b>hostile&amp;", "sse", 32, 400, 5, 4)
+    data = make_order(work, "order<b>hostile&amp;", "sse", 32, 400, 5, 4)
     master = next(data.glob("master_*.esm"))
     conflicts = json.loads(run(tesmod, "conflicts", "--data", data, "--json"))
     # A record the plugins override whose master version has an EditorID and a FULL name.
