@@ -142,6 +142,15 @@ std::size_t record_count(const std::vector<std::uint8_t>& bytes) {
   return n;
 }
 
+// The Skyrim SE load order in dir (its plugins.txt), read on one thread.
+loadorder::LoadOrder open_order(const fs::path& dir) {
+  loadorder::LoadOrderSource source;
+  source.data = dir;
+  source.game = Game::SkyrimSE;
+  source.threads = 1;
+  return loadorder::LoadOrder::open(source);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -157,11 +166,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::write_bytes(in / "D.esp", which == 1 ? damaged : s.files[1]);
   std::vector<light::CompactedFile> files;
   try {
-    loadorder::LoadOrderSource source;
-    source.data = in;
-    source.game = Game::SkyrimSE;
-    source.threads = 1;
-    const loadorder::LoadOrder order = loadorder::LoadOrder::open(source);
+    const loadorder::LoadOrder order = open_order(in);
     const auto position = order.find("M.esm");
     if (!position) return 0;
     const light::CompactPlan plan = light::plan_compaction(order, *position);
@@ -185,11 +190,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::write_bytes(again_dir / f.name, f.bytes);
   }
   try {
-    loadorder::LoadOrderSource source;
-    source.data = again_dir;
-    source.game = Game::SkyrimSE;
-    source.threads = 1;
-    const loadorder::LoadOrder order = loadorder::LoadOrder::open(source);
+    const loadorder::LoadOrder order = open_order(again_dir);
     const light::CompactPlan again = light::plan_compaction(order, *order.find("M.esm"));
     TESMOD_FUZZ_CHECK(again.renumbered.empty());
   } catch (const Error& e) {

@@ -48,16 +48,28 @@ std::string headline(const EslReport& r) {
   return fmt::format("{}: {} ({})", r.name, light::verdict_name(r.verdict), what);
 }
 
+// The counts both reports end with: plugins per verdict, light already, invalid light.
+struct Summary {
+  std::array<std::size_t, kVerdicts.size()> counts{};
+  std::size_t light = 0, invalid = 0;
+};
+
+Summary summarize(std::span<const EslReport> reports) {
+  Summary s;
+  for (const EslReport& r : reports) {
+    ++s.counts[std::size_t(r.verdict)];
+    s.light += r.light;
+    s.invalid += light::is_error(r) && r.verdict != EslVerdict::unreadable;
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string esl_check_text(std::span<const EslReport> reports, const TextCodec& codec) {
   std::string out;
-  std::array<std::size_t, kVerdicts.size()> counts{};
-  std::size_t light = 0, invalid = 0;
+  const Summary summary = summarize(reports);
   for (const EslReport& r : reports) {
-    ++counts[std::size_t(r.verdict)];
-    light += r.light;
-    invalid += light::is_error(r) && r.verdict != EslVerdict::unreadable;
     out += headline(r) + "\n";
     if (r.verdict != EslVerdict::unreadable) {
       std::string facts = "HEDR " + hedr_text(r.hedr);
@@ -109,10 +121,10 @@ std::string esl_check_text(std::span<const EslReport> reports, const TextCodec& 
   }
   out += fmt::format("summary: {} plugin{}:", reports.size(), reports.size() == 1 ? "" : "s");
   for (std::size_t k = 0; k < kVerdicts.size(); ++k) {
-    if (kVerdicts[k] == EslVerdict::unreadable && counts[k] == 0) continue;
-    out += fmt::format("{} {} {}", k ? "," : "", counts[k], light::verdict_name(kVerdicts[k]));
+    if (kVerdicts[k] == EslVerdict::unreadable && summary.counts[k] == 0) continue;
+    out += fmt::format("{} {} {}", k ? "," : "", summary.counts[k], light::verdict_name(kVerdicts[k]));
   }
-  out += fmt::format("; {} light already, {} invalid\n", light, invalid);
+  out += fmt::format("; {} light already, {} invalid\n", summary.light, summary.invalid);
   return out;
 }
 
@@ -120,12 +132,8 @@ std::string esl_check_json(const loadorder::LoadOrder& order, std::span<const Es
                            const TextCodec& codec) {
   using Json = nlohmann::ordered_json;
   Json plugins = Json::array();
-  std::array<std::size_t, kVerdicts.size()> counts{};
-  std::size_t light = 0, invalid = 0;
+  const Summary counted = summarize(reports);
   for (const EslReport& r : reports) {
-    ++counts[std::size_t(r.verdict)];
-    light += r.light;
-    invalid += light::is_error(r) && r.verdict != EslVerdict::unreadable;
     const bool readable = r.verdict != EslVerdict::unreadable;
     Json p;
     p["name"] = r.name;
@@ -169,9 +177,9 @@ std::string esl_check_json(const loadorder::LoadOrder& order, std::span<const Es
   }
   Json summary;
   for (std::size_t k = 0; k < kVerdicts.size(); ++k)
-    summary[std::string(light::verdict_name(kVerdicts[k]))] = counts[k];
-  summary["light"] = light;
-  summary["invalid_light"] = invalid;
+    summary[std::string(light::verdict_name(kVerdicts[k]))] = counted.counts[k];
+  summary["light"] = counted.light;
+  summary["invalid_light"] = counted.invalid;
   Json problems = Json::array();
   for (const loadorder::Problem& p : order.problems())
     problems.push_back(Json{{"file", p.file}, {"message", p.message}});
