@@ -199,6 +199,16 @@ class Planner {
   void error(std::string message) { plan_.problems.push_back({true, std::move(message)}); }
   void warning(std::string message) { plan_.problems.push_back({false, std::move(message)}); }
 
+  // The file's bytes, or nullopt after an error naming rel when it does not read.
+  std::optional<std::vector<std::uint8_t>> read_or_report(const fs::path& path, const fs::path& rel) {
+    try {
+      return read_bytes(path);
+    } catch (const Error& err) {
+      error(fmt::format("{}: {}", path_text(rel), err.detail()));
+      return std::nullopt;
+    }
+  }
+
   // The change renaming rel (its id at pos) to the new id, if the map renumbers it.
   std::optional<LooseFileChange> rename(LooseFileKind kind, const fs::path& rel, const NamedId& named) {
     const auto it = map_.find(named.id);
@@ -219,13 +229,9 @@ class Planner {
         const fs::path rel = dir / e.path().filename();
         const auto named = facegen_name(e.path().filename().string(), ".nif");
         if (!named) continue;
-        std::vector<std::uint8_t> bytes;
-        try {
-          bytes = read_bytes(e.path());
-        } catch (const Error& err) {
-          error(fmt::format("{}: {}", path_text(rel), err.detail()));
-          continue;
-        }
+        auto read = read_or_report(e.path(), rel);
+        if (!read) continue;
+        std::vector<std::uint8_t>& bytes = *read;
         auto change = rename(LooseFileKind::FaceGeom, rel, *named);
         auto patches = tint_patches(bytes, plugin_, map_);
         if (!change && patches.empty()) continue;
@@ -284,13 +290,9 @@ class Planner {
       for (const auto& e : list_folder(data_ / dir)) {
         if (!is_file(e) || !ascii::iequals(e.path().filename().string(), seq_name)) continue;
         const fs::path rel = dir / e.path().filename();
-        std::vector<std::uint8_t> bytes;
-        try {
-          bytes = read_bytes(e.path());
-        } catch (const Error& err) {
-          error(fmt::format("{}: {}", path_text(rel), err.detail()));
-          continue;
-        }
+        auto read = read_or_report(e.path(), rel);
+        if (!read) continue;
+        std::vector<std::uint8_t>& bytes = *read;
         if (bytes.size() % 4 != 0) {
           error(fmt::format("{}: {} is not a whole number of FormIDs (4 bytes each)", path_text(rel),
                             counted(bytes.size(), "byte")));
