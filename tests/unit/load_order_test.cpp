@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "load_order_queries.hpp"
 #include "order_rules.hpp"
 #include "plugin_maker.hpp"
 #include "tesmod/loadorder/load_order.hpp"
@@ -15,6 +16,9 @@
 namespace tesmod::loadorder {
 namespace {
 
+using test::active_names;
+using test::has_problem;
+using test::names;
 using test::TestPlugin;
 using test::TestRecord;
 using test::write_plugin;
@@ -29,24 +33,6 @@ TestPlugin plugin(Game game, std::uint32_t flags = 0, std::vector<std::string> m
   p.header_flags = flags;
   p.masters = std::move(masters);
   return p;
-}
-
-std::vector<std::string> names(const LoadOrder& o) {
-  std::vector<std::string> out;
-  for (const LoadOrderPlugin& p : o.plugins()) out.push_back(p.name);
-  return out;
-}
-
-std::vector<std::string> active_names(const LoadOrder& o) {
-  std::vector<std::string> out;
-  for (std::uint32_t p : o.active()) out.push_back(o.plugin(p).name);
-  return out;
-}
-
-bool has_problem(const LoadOrder& o, std::string_view file, std::string_view text) {
-  for (const Problem& p : o.problems())
-    if (p.file == file && p.message.find(text) != std::string::npos) return true;
-  return false;
 }
 
 std::string all_problems(const LoadOrder& o) {

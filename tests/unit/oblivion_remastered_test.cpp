@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "load_order_queries.hpp"
 #include "order_rules.hpp"
 #include "plugin_maker.hpp"
 #include "tesmod/loadorder/load_order.hpp"
@@ -20,6 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::run_cli;
+using test::active_names;
+using test::has_problem;
+using test::names;
 using test::TestPlugin;
 using test::TestRecord;
 using test::write_plugin;
@@ -43,28 +47,10 @@ TestRecord misc(std::uint32_t id, std::string_view edid, std::uint32_t value) {
   return {Signature("MISC"), id, {Field::zstring("EDID", edid), Field::bytes(Signature("DATA"), data)}};
 }
 
-std::vector<std::string> names(const LoadOrder& o) {
-  std::vector<std::string> out;
-  for (const LoadOrderPlugin& p : o.plugins()) out.push_back(p.name);
-  return out;
-}
-
-std::vector<std::string> active_names(const LoadOrder& o) {
-  std::vector<std::string> out;
-  for (std::uint32_t p : o.active()) out.push_back(o.plugin(p).name);
-  return out;
-}
-
 std::string all_problems(const LoadOrder& o) {
   std::string out;
   for (const Problem& p : o.problems()) out += p.file + ": " + p.message + "\n";
   return out;
-}
-
-bool has_problem(const LoadOrder& o, std::string_view file, std::string_view text) {
-  for (const Problem& p : o.problems())
-    if (p.file == file && p.message.find(text) != std::string::npos) return true;
-  return false;
 }
 
 // The game's Data folder, as it is installed: <game>/OblivionRemastered/Content/Dev/ObvData/Data.
